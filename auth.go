@@ -1,0 +1,126 @@
+package insurance
+
+import (
+	"encoding/base64"
+	"fmt"
+	"net/http"
+	"strings"
+
+	"github.com/partnerinsure/insurance-go/internal/pipeline"
+)
+
+// Auth is the authentication scheme of one call. Each request carries exactly one
+// scheme: AuthBasic, AuthClientID, AuthBasicOrClientID, or AuthBearer(secret).
+type Auth struct {
+	scheme authScheme
+	bearer string
+}
+
+type authScheme int
+
+const (
+	schemeNone authScheme = iota
+	schemeBasic
+	schemeClientID
+	schemeBasicOrClientID
+	schemeBearer
+)
+
+// The auth schemes of the interface. Do not reassign them.
+var (
+	// AuthBasic sends "Authorization: Basic base64(client id:client secret)". For
+	// machine-to-machine calls only: it needs WithCredentials.
+	AuthBasic = Auth{scheme: schemeBasic}
+	// AuthClientID sends only the public client id in the x-api-client-id header.
+	AuthClientID = Auth{scheme: schemeClientID}
+	// AuthBasicOrClientID sends Basic auth when the Client has a client secret, and the
+	// x-api-client-id header otherwise.
+	AuthBasicOrClientID = Auth{scheme: schemeBasicOrClientID}
+	// AuthNone sends no credentials.
+	AuthNone = Auth{scheme: schemeNone}
+)
+
+// AuthBearer sends "Authorization: Bearer <secret>" with a customer client secret, and
+// no partner credential.
+func AuthBearer(customerSecret string) Auth {
+	return Auth{scheme: schemeBearer, bearer: customerSecret}
+}
+
+// Format prints the scheme, never a secret.
+func (a Auth) Format(f fmt.State, verb rune) {
+	names := [...]string{"AuthNone", "AuthBasic", "AuthClientID", "AuthBasicOrClientID", "AuthBearer([redacted])"}
+	fmt.Fprint(f, "insurance."+names[a.scheme])
+}
+
+// HeaderClientID is the header that carries the public client id.
+const HeaderClientID = "x-api-client-id"
+
+// The endpoint table: every route of interface.md with its auth scheme and whether it
+// may be sent twice (see the retry table in conventions.md).
+var (
+	routeListProducts         = route{http.MethodGet, "/v1/products", AuthBasic, pipeline.Idempotent}
+	routeQuoteTravel          = route{http.MethodPost, "/v1/quote/travel", AuthBasicOrClientID, pipeline.Idempotent}
+	routeQuoteGapMedical      = route{http.MethodPost, "/v1/quote/gap-medical", AuthClientID, pipeline.Idempotent}
+	routePurchaseTuition      = route{http.MethodPost, "/v1/purchase/tuition", AuthBasic, pipeline.CreatesRecord}
+	routePurchaseGapMedical   = route{http.MethodPost, "/v1/purchase/gap-medical", Auth{scheme: schemeBearer}, pipeline.CreatesRecord}
+	routeCreateCustomerSecret = route{http.MethodPost, "/v1/auth/customer/secret", AuthBasic, pipeline.Idempotent}
+	routeOnboardPartner       = route{http.MethodPost, "/v1/partners/onboard", AuthBasic, pipeline.CreatesRecord}
+	routeCreateEvent          = route{http.MethodPost, "/v1/events", AuthBasic, pipeline.CreatesRecord}
+)
+
+// credentials are the partner's; the Basic header value is built once.
+type credentials struct {
+	clientID     string
+	clientSecret string
+	basic        string
+}
+
+func newCredentials(id, secret string) credentials {
+	c := credentials{clientID: id, clientSecret: secret}
+	if secret != "" {
+		c.basic = "Basic " + base64.StdEncoding.EncodeToString([]byte(id+":"+secret))
+	}
+	return c
+}
+
+// Format prints the client id and whether a secret is set, never the secret.
+func (c credentials) Format(f fmt.State, verb rune) {
+	secret := "none"
+	if c.clientSecret != "" {
+		secret = "[redacted]"
+	}
+	fmt.Fprintf(f, "{ClientID: %q, ClientSecret: %s}", c.clientID, secret)
+}
+
+// authorize returns the one header a call with scheme a carries, or
+// ErrMissingCredentials when the Client lacks what the scheme needs.
+func (c credentials) authorize(a Auth) (header, value string, err error) {
+	switch a.scheme {
+	case schemeNone:
+		return "", "", nil
+	case schemeBasic:
+		if c.basic == "" {
+			return "", "", fmt.Errorf("%w: Basic auth needs WithCredentials(client id, client secret)", ErrMissingCredentials)
+		}
+		return "Authorization", c.basic, nil
+	case schemeClientID:
+		if c.clientID == "" {
+			return "", "", fmt.Errorf("%w: this call needs a client id (WithClientID or WithCredentials)", ErrMissingCredentials)
+		}
+		return HeaderClientID, c.clientID, nil
+	case schemeBasicOrClientID:
+		if c.basic != "" {
+			return "Authorization", c.basic, nil
+		}
+		return c.authorize(AuthClientID)
+	case schemeBearer:
+		if a.bearer == "" {
+			return "", "", fmt.Errorf("%w: this call needs a customer client secret (CreateCustomerSecret)", ErrMissingCredentials)
+		}
+		if strings.ContainsAny(a.bearer, "\r\n\x00 ") {
+			return "", "", &ValidationError{Field: "customer secret", Problem: "contains spaces or control characters"}
+		}
+		return "Authorization", "Bearer " + a.bearer, nil
+	}
+	return "", "", fmt.Errorf("%w: unknown auth scheme", ErrMissingCredentials)
+}

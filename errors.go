@@ -1,0 +1,225 @@
+package insurance
+
+import (
+	"cmp"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"strings"
+
+	"github.com/partnerinsure/insurance-go/internal/pipeline"
+)
+
+// Sentinels matched with errors.Is. Every non-2xx answer is an *APIError that matches
+// the sentinel of its status.
+var (
+	ErrBadRequest       = errors.New("insurance: bad request")               // 400
+	ErrUnauthorized     = errors.New("insurance: unauthorized")              // 401
+	ErrPaymentFailed    = errors.New("insurance: payment failed")            // 402
+	ErrForbidden        = errors.New("insurance: forbidden")                 // 403
+	ErrNotFound         = errors.New("insurance: not found")                 // 404
+	ErrQuoteUnavailable = errors.New("insurance: quote no longer available") // 422: the quote or offer is gone; a pending or active policy exists
+	ErrRateLimited      = errors.New("insurance: rate limited")              // 429
+	ErrServer           = errors.New("insurance: server error")              // 5xx
+	// ErrMissingCredentials is local: the call's auth scheme needs credentials this
+	// Client was not given. Nothing was sent.
+	ErrMissingCredentials = errors.New("insurance: missing credentials")
+	// ErrOutcomeUnknown marks a purchase, onboarding or event call that failed after the
+	// request may have reached the server: the record may exist. Check before trying
+	// again; the SDK never resends such a call.
+	ErrOutcomeUnknown = errors.New("insurance: outcome unknown, check before trying again")
+)
+
+// APIError is a non-2xx answer from the service, whatever its body.
+type APIError struct {
+	StatusCode int
+	Type       string // body field "error"
+	Code       string // body field "error_code"
+	Message    string // body field "message"; the status text when the body has none
+	Reason     string // body field "reason"
+	RequestID  string // response header X-Request-Id, when present
+	Method     string
+	Path       string
+	Header     http.Header
+	Body       []byte // raw body, capped at 64 KiB
+	Attempts   int    // how many times the request was sent
+
+	outcomeUnknown bool
+}
+
+// Error names method, path, status, code and message; never a header, a request body
+// or a secret.
+func (e *APIError) Error() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "insurance: %s %s: %d %s", e.Method, e.Path, e.StatusCode, http.StatusText(e.StatusCode))
+	if e.Code != "" {
+		b.WriteString(": " + e.Code)
+	} else if e.Type != "" {
+		b.WriteString(": " + e.Type)
+	}
+	if e.Message != "" && e.Message != http.StatusText(e.StatusCode) {
+		b.WriteString(": " + e.Message)
+	}
+	if e.RequestID != "" {
+		b.WriteString(" (request id " + e.RequestID + ")")
+	}
+	if e.Attempts > 1 {
+		fmt.Fprintf(&b, " after %d attempts", e.Attempts)
+	}
+	if e.outcomeUnknown {
+		b.WriteString(" (outcome unknown: check before trying again)")
+	}
+	return b.String()
+}
+
+// Is matches the sentinel of the status, and ErrOutcomeUnknown for a 5xx answer to a
+// record-creating call.
+func (e *APIError) Is(target error) bool {
+	if target == ErrOutcomeUnknown {
+		return e.outcomeUnknown
+	}
+	return target == sentinelOf(e.StatusCode)
+}
+
+func sentinelOf(status int) error {
+	switch {
+	case status == http.StatusBadRequest:
+		return ErrBadRequest
+	case status == http.StatusUnauthorized:
+		return ErrUnauthorized
+	case status == http.StatusPaymentRequired:
+		return ErrPaymentFailed
+	case status == http.StatusForbidden:
+		return ErrForbidden
+	case status == http.StatusNotFound:
+		return ErrNotFound
+	case status == http.StatusUnprocessableEntity:
+		return ErrQuoteUnavailable
+	case status == http.StatusTooManyRequests:
+		return ErrRateLimited
+	case status >= 500:
+		return ErrServer
+	}
+	return nil
+}
+
+// errorBody is the events error body; other endpoints' error bodies are not shown by
+// the interface, so "error" may also be an object with code and message.
+type errorBody struct {
+	Error     json.RawMessage `json:"error"`
+	ErrorCode string          `json:"error_code"`
+	Message   string          `json:"message"`
+	Reason    string          `json:"reason"`
+}
+
+func newAPIError(rt route, res *pipeline.Response) *APIError {
+	e := &APIError{
+		StatusCode:     res.StatusCode,
+		RequestID:      res.Header.Get("X-Request-Id"),
+		Method:         rt.method,
+		Path:           rt.path,
+		Header:         res.Header,
+		Body:           res.Body,
+		Attempts:       res.Attempts,
+		outcomeUnknown: rt.class == pipeline.CreatesRecord && res.StatusCode >= 500,
+	}
+	var body errorBody
+	if json.Unmarshal(res.Body, &body) == nil {
+		e.Code, e.Message, e.Reason = body.ErrorCode, body.Message, body.Reason
+		var nested struct{ Type, Code, Message string }
+		if json.Unmarshal(body.Error, &e.Type) != nil && json.Unmarshal(body.Error, &nested) == nil {
+			e.Type = nested.Type
+			e.Code = cmp.Or(e.Code, nested.Code)
+			e.Message = cmp.Or(e.Message, nested.Message)
+		}
+	}
+	e.Message = cmp.Or(e.Message, http.StatusText(res.StatusCode))
+	return e
+}
+
+// RequestError is a call that got no usable answer: it could not be sent, the context
+// ended, the connection failed, or a 2xx body was too large, cut short or not JSON.
+// Err keeps the cause: errors.Is(err, context.DeadlineExceeded) works.
+type RequestError struct {
+	Method   string
+	Path     string
+	Attempts int // how many times the request was sent
+	// StatusCode and Body are those of a 2xx answer whose body could not be read or
+	// decoded: the body is kept (capped at 16 MiB) so nothing the server said is lost.
+	StatusCode int
+	Header     http.Header
+	Body       []byte
+	// OutcomeUnknown is true when a record-creating call may have reached the server:
+	// the error then also matches ErrOutcomeUnknown.
+	OutcomeUnknown bool
+	Err            error
+}
+
+// Error names method, path, attempts and cause.
+func (e *RequestError) Error() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "insurance: %s %s", e.Method, e.Path)
+	if e.StatusCode != 0 {
+		fmt.Fprintf(&b, ": status %d", e.StatusCode)
+	}
+	switch e.Attempts {
+	case 0:
+	case 1:
+		b.WriteString(": 1 attempt")
+	default:
+		fmt.Fprintf(&b, ": %d attempts", e.Attempts)
+	}
+	fmt.Fprintf(&b, ": %v", e.Err)
+	if e.OutcomeUnknown {
+		b.WriteString(" (outcome unknown: check before trying again)")
+	}
+	return b.String()
+}
+
+// Unwrap returns the cause.
+func (e *RequestError) Unwrap() error { return e.Err }
+
+// Is matches ErrOutcomeUnknown when OutcomeUnknown is set.
+func (e *RequestError) Is(target error) bool {
+	return target == ErrOutcomeUnknown && e.OutcomeUnknown
+}
+
+func newRequestError(rt route, err error) *RequestError {
+	e := &RequestError{Method: rt.method, Path: rt.path, Err: err}
+	var pe *pipeline.Error
+	if errors.As(err, &pe) {
+		e.Attempts, e.StatusCode, e.Header, e.Body, e.Err = pe.Attempts, pe.StatusCode, pe.Header, pe.Body, pe.Err
+		e.OutcomeUnknown = rt.class == pipeline.CreatesRecord && pe.MayHaveArrived
+	}
+	return e
+}
+
+func newDecodeError(rt route, res *pipeline.Response, err error) *RequestError {
+	return &RequestError{
+		Method: rt.method, Path: rt.path, Attempts: res.Attempts,
+		StatusCode: res.StatusCode, Header: res.Header, Body: res.Body,
+		OutcomeUnknown: rt.class == pipeline.CreatesRecord,
+		Err:            fmt.Errorf("decoding response body: %w", err),
+	}
+}
+
+// ValidationError is a local check that failed: nothing was sent.
+type ValidationError struct {
+	Field   string // JSON name of the field, e.g. "payment_method.token"
+	Problem string // what is wrong, e.g. "is required"
+}
+
+// Error names the field and the problem.
+func (e *ValidationError) Error() string {
+	return "insurance: invalid request: " + e.Field + " " + e.Problem
+}
+
+func required(field, value string) error {
+	if strings.TrimSpace(value) == "" {
+		return &ValidationError{Field: field, Problem: "is required"}
+	}
+	return nil
+}
+
+func nilRequest() error { return &ValidationError{Field: "request", Problem: "is nil"} }

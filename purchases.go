@@ -1,0 +1,176 @@
+package insurance
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+)
+
+// TuitionPurchaseRequest is the body of PurchaseTuition.
+type TuitionPurchaseRequest struct {
+	Customer      Customer       `json:"customer,omitzero"`
+	Metadata      map[string]any `json:"metadata,omitempty"`
+	QuoteID       string         `json:"quote_id,omitempty"`
+	PaymentMethod PaymentMethod  `json:"payment_method,omitzero"`
+	Subscription  bool           `json:"subscription,omitempty"`
+}
+
+func (r *TuitionPurchaseRequest) validate() error {
+	if r == nil {
+		return nilRequest()
+	}
+	return nil
+}
+
+// PaymentMethod is how a purchase is paid: a card, a bank account, or a payment token
+// from the client-side component.
+type PaymentMethod struct {
+	Card             *Card        `json:"card,omitempty"`
+	BankAccount      *BankAccount `json:"bank_account,omitempty"`
+	Token            string       `json:"token,omitempty"`
+	SaveForFutureUse bool         `json:"save_for_future_use,omitempty"`
+}
+
+// Card is a payment card. Printing it with fmt shows only the last four digits of the
+// number and hides the verification code.
+type Card struct {
+	Name              string `json:"name,omitempty"`
+	Number            string `json:"number,omitempty"`
+	Verification      string `json:"verification,omitempty"`
+	Month             string `json:"month,omitempty"`
+	Year              string `json:"year,omitempty"`
+	AddressPostalCode string `json:"address_postal_code,omitempty"`
+}
+
+// Format prints the card with its number and verification code masked.
+func (c Card) Format(f fmt.State, verb rune) {
+	type card Card // no Format method
+	masked := card(c)
+	masked.Number, masked.Verification = mask(c.Number), mask(c.Verification)
+	fmt.Fprintf(f, fmt.FormatString(f, verb), masked)
+}
+
+// BankAccount is a bank account to pay from. Printing it with fmt masks the account
+// number.
+type BankAccount struct {
+	Currency         string `json:"currency,omitempty"`
+	AccountOwnerName string `json:"account_owner_name,omitempty"`
+	RoutingNumber    string `json:"routing_number,omitempty"`
+	AccountNumber    string `json:"account_number,omitempty"`
+	AccountType      string `json:"account_type,omitempty"`
+	AccountOwnerType string `json:"account_owner_type,omitempty"`
+	Country          string `json:"country,omitempty"`
+}
+
+// Format prints the bank account with its account number masked.
+func (a BankAccount) Format(f fmt.State, verb rune) {
+	type account BankAccount
+	masked := account(a)
+	masked.AccountNumber = mask(a.AccountNumber)
+	fmt.Fprintf(f, fmt.FormatString(f, verb), masked)
+}
+
+// mask keeps the last four characters of a long number and hides the rest.
+func mask(s string) string {
+	if s == "" {
+		return ""
+	}
+	if len(s) < 10 {
+		return "[redacted]"
+	}
+	return strings.Repeat("*", len(s)-4) + s[len(s)-4:]
+}
+
+// GapMedicalPurchaseRequest is the body of PurchaseGapMedical: the quote and the
+// payment token from the client-side component.
+type GapMedicalPurchaseRequest struct {
+	QuoteID       string        `json:"quote_id"`
+	PaymentMethod PaymentMethod `json:"payment_method"`
+}
+
+func (r *GapMedicalPurchaseRequest) validate() error {
+	if r == nil {
+		return nilRequest()
+	}
+	return errors.Join(required("quote_id", r.QuoteID), required("payment_method.token", r.PaymentMethod.Token))
+}
+
+// Policy is the answer of a purchase: the policy issued. The interface does not show
+// its fields: PolicyID is read from "policy_id" (or "id") and QuoteID from
+// "quote_id"; Raw and Decode give the rest.
+type Policy struct {
+	Response `json:"-"`
+	PolicyID string
+	QuoteID  string
+}
+
+// UnmarshalJSON reads the policy and quote ids.
+func (p *Policy) UnmarshalJSON(b []byte) error {
+	ids, err := decodeIDs(b)
+	p.PolicyID, p.QuoteID = ids.PolicyID, ids.QuoteID
+	if p.PolicyID == "" {
+		p.PolicyID = ids.ID
+	}
+	return err
+}
+
+// PurchaseTuition issues a tuition policy (POST /v1/purchase/tuition, Basic auth).
+// A declined payment answers ErrPaymentFailed. It is never sent twice once it may
+// have reached the server: a failure then also matches ErrOutcomeUnknown.
+func (c *Client) PurchaseTuition(ctx context.Context, req *TuitionPurchaseRequest) (*Policy, error) {
+	return send[Policy](ctx, c, routePurchaseTuition, req)
+}
+
+// PurchaseGapMedical issues a gap-medical policy (POST /v1/purchase/gap-medical,
+// Bearer customer secret only: no partner credential is sent). customerSecret comes
+// from CreateCustomerSecret and buys only for the email it was created for. Like
+// every purchase it is never sent twice once it may have reached the server.
+func (c *Client) PurchaseGapMedical(ctx context.Context, customerSecret string, req *GapMedicalPurchaseRequest) (*Policy, error) {
+	rt := routePurchaseGapMedical
+	rt.auth = AuthBearer(customerSecret)
+	return send[Policy](ctx, c, rt, req)
+}
+
+// CustomerSecret is a short-lived secret that lets client-side code buy a policy for
+// one customer email address, and nothing else. Printing it with fmt hides the secret.
+type CustomerSecret struct {
+	Response     `json:"-"`
+	Secret       string `json:"secret"`
+	EmailAddress string `json:"email_address,omitempty"`
+}
+
+// Format prints the email address and hides the secret.
+func (s CustomerSecret) Format(f fmt.State, verb rune) {
+	fmt.Fprintf(f, "insurance.CustomerSecret{EmailAddress: %q, Secret: [redacted]}", s.EmailAddress)
+}
+
+// String returns the email address and a redacted secret.
+func (s CustomerSecret) String() string { return fmt.Sprint(s) }
+
+type customerSecretRequest struct {
+	EmailAddress string `json:"email_address"`
+}
+
+func (r *customerSecretRequest) validate() error { return required("email_address", r.EmailAddress) }
+
+// CreateCustomerSecret mints a customer client secret for emailAddress
+// (POST /v1/auth/customer/secret, Basic auth). Hand the secret, never the client
+// secret, to the browser; it buys only for this email address.
+func (c *Client) CreateCustomerSecret(ctx context.Context, emailAddress string) (*CustomerSecret, error) {
+	s, err := send[CustomerSecret](ctx, c, routeCreateCustomerSecret, &customerSecretRequest{EmailAddress: emailAddress})
+	if err != nil {
+		return nil, err
+	}
+	if s.Secret == "" {
+		return nil, &RequestError{
+			Method: routeCreateCustomerSecret.method, Path: routeCreateCustomerSecret.path,
+			StatusCode: s.StatusCode, Header: s.Header, Body: s.Raw,
+			Err: errors.New("the answer carries no secret"),
+		}
+	}
+	if s.EmailAddress == "" {
+		s.EmailAddress = emailAddress
+	}
+	return s, nil
+}
