@@ -29,6 +29,8 @@ var (
 	// request may have reached the server: the record may exist. Check before trying
 	// again; the SDK never resends such a call.
 	ErrOutcomeUnknown = errors.New("insurance: outcome unknown, check before trying again")
+	// ErrResponseTooLarge reports a 2xx body over 16 MiB; it is refused, not read.
+	ErrResponseTooLarge = pipeline.ErrResponseTooLarge
 )
 
 // APIError is a non-2xx answer from the service, whatever its body.

@@ -134,16 +134,24 @@ func New(cfg Config) *Pipeline {
 	return p
 }
 
+// MaxConnsPerHost bounds the connections of the default transport to one host.
+// net/http dials a new connection for a request that finds none idle and hands a
+// connection freed meanwhile to that request instead, parking the new one: without a
+// bound, 64 goroutines open 70 and more. Further calls wait for a free connection
+// (or their context).
+const MaxConnsPerHost = 64
+
 // NewTransport is the transport used when the caller brings no *http.Client: the
-// usual net/http timeouts, with an idle pool large enough that a client shared by
-// many goroutines reuses its connections instead of opening new ones.
+// usual net/http timeouts, and a pool that keeps every connection it opens idle for
+// reuse, so a client shared by many goroutines does not churn connections.
 func NewTransport() *http.Transport {
 	return &http.Transport{
 		Proxy:                 http.ProxyFromEnvironment,
 		DialContext:           (&net.Dialer{Timeout: 30 * time.Second, KeepAlive: 30 * time.Second}).DialContext,
 		ForceAttemptHTTP2:     true,
-		MaxIdleConns:          200,
-		MaxIdleConnsPerHost:   100,
+		MaxIdleConns:          4 * MaxConnsPerHost,
+		MaxIdleConnsPerHost:   MaxConnsPerHost,
+		MaxConnsPerHost:       MaxConnsPerHost,
 		IdleConnTimeout:       90 * time.Second,
 		TLSHandshakeTimeout:   10 * time.Second,
 		ExpectContinueTimeout: time.Second,

@@ -1,0 +1,150 @@
+package insurance_test
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/partnerinsure/insurance-go"
+)
+
+func TestNewClientChecksTheBaseURL(t *testing.T) {
+	tests := []struct {
+		url     string
+		opts    []insurance.Option
+		wantErr string // "" means accepted
+		wantURL string
+	}{
+		{url: "https://api.example.com", wantURL: "https://api.example.com"},
+		{url: "https://api.example.com/", wantURL: "https://api.example.com"},
+		{url: "https://api.example.com/prefix/", wantURL: "https://api.example.com/prefix"},
+		{url: "http://127.0.0.1:8080", wantURL: "http://127.0.0.1:8080"},
+		{url: "http://127.5.5.5", wantURL: "http://127.5.5.5"},
+		{url: "http://localhost:9000", wantURL: "http://localhost:9000"},
+		{url: "http://[::1]:9000", wantURL: "http://[::1]:9000"},
+		{url: "http://sandbox.internal", opts: []insurance.Option{insurance.WithInsecureHTTP()}, wantURL: "http://sandbox.internal"},
+		{url: "http://api.example.com", wantErr: "clear text"},
+		{url: "http://10.0.0.1", wantErr: "clear text"},
+		{url: "", wantErr: "http or https"},
+		{url: "api.example.com", wantErr: "http or https"},
+		{url: "ftp://api.example.com", wantErr: "http or https"},
+		{url: "https://", wantErr: "no host"},
+		{url: "https://:443", wantErr: "no host"},
+		{url: "https://user:pw@api.example.com", wantErr: "user info"},
+		{url: "https://api.example.com?x=1", wantErr: "query"},
+		{url: "https://api.example.com/#frag", wantErr: "query or fragment"},
+		{url: "https://api.example.com/%zz", wantErr: "malformed"},
+		{url: "ht tp://x", wantErr: "malformed"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.url, func(t *testing.T) {
+			c, err := insurance.NewClient(tt.url, tt.opts...)
+			if tt.wantErr != "" {
+				require.ErrorContains(t, err, tt.wantErr)
+				assert.Nil(t, c)
+				return
+			}
+			require.NoError(t, err)
+			assert.Equal(t, tt.wantURL, c.BaseURL())
+		})
+	}
+}
+
+func TestOptionsCheckTheirInput(t *testing.T) {
+	tests := map[string]insurance.Option{
+		"empty credentials":      insurance.WithCredentials("", ""),
+		"missing secret":         insurance.WithCredentials("id", ""),
+		"colon in client id":     insurance.WithCredentials("a:b", "secret"),
+		"empty client id":        insurance.WithClientID(""),
+		"nil http client":        insurance.WithHTTPClient(nil),
+		"negative retries":       insurance.WithMaxRetries(-1),
+		"absurd retries":         insurance.WithMaxRetries(1000),
+		"zero retry wait":        insurance.WithRetryWait(0, time.Second),
+		"max below min":          insurance.WithRetryWait(time.Second, time.Millisecond),
+		"negative retry-after":   insurance.WithMaxRetryAfter(-time.Second),
+		"nil logger":             insurance.WithLogger(nil),
+		"empty user agent":       insurance.WithUserAgent("  "),
+		"header injection in UA": insurance.WithUserAgent("shop/1.0\r\nX-Evil: 1"),
+	}
+	for name, opt := range tests {
+		t.Run(name, func(t *testing.T) {
+			c, err := insurance.NewClient(testBaseURL, opt)
+			require.Error(t, err)
+			assert.Nil(t, c)
+			assert.Regexp(t, `^insurance: With`, err.Error())
+		})
+	}
+}
+
+func TestNewClientFromEnv(t *testing.T) {
+	t.Run("full credentials", func(t *testing.T) {
+		t.Setenv(insurance.EnvBaseURL, testBaseURL)
+		t.Setenv(insurance.EnvClientID, testClientID)
+		t.Setenv(insurance.EnvClientSecret, testClientSecret)
+		c, err := insurance.NewClientFromEnv()
+		require.NoError(t, err)
+		assert.Equal(t, testBaseURL, c.BaseURL())
+		assert.Contains(t, fmt.Sprintf("%v", c), `ClientID: "`+testClientID+`"`)
+	})
+	t.Run("client id only", func(t *testing.T) {
+		t.Setenv(insurance.EnvBaseURL, testBaseURL)
+		t.Setenv(insurance.EnvClientID, testClientID)
+		t.Setenv(insurance.EnvClientSecret, "")
+		c, err := insurance.NewClientFromEnv()
+		require.NoError(t, err)
+		_, err = c.ListProducts(context.Background())
+		assert.ErrorIs(t, err, insurance.ErrMissingCredentials, "a client-id-only client cannot make Basic calls")
+	})
+	t.Run("no base URL", func(t *testing.T) {
+		t.Setenv(insurance.EnvBaseURL, "")
+		_, err := insurance.NewClientFromEnv()
+		assert.ErrorContains(t, err, insurance.EnvBaseURL)
+	})
+	t.Run("secret without id", func(t *testing.T) {
+		t.Setenv(insurance.EnvBaseURL, testBaseURL)
+		t.Setenv(insurance.EnvClientID, "")
+		t.Setenv(insurance.EnvClientSecret, testClientSecret)
+		_, err := insurance.NewClientFromEnv()
+		assert.ErrorContains(t, err, insurance.EnvClientID)
+		assert.NotContains(t, err.Error(), testClientSecret)
+	})
+	t.Run("options win over the environment", func(t *testing.T) {
+		t.Setenv(insurance.EnvBaseURL, testBaseURL)
+		t.Setenv(insurance.EnvClientID, "from-env")
+		t.Setenv(insurance.EnvClientSecret, "env-secret")
+		c, err := insurance.NewClientFromEnv(insurance.WithClientID("from-option"))
+		require.NoError(t, err)
+		assert.Contains(t, fmt.Sprintf("%v", c), "from-option")
+	})
+}
+
+func TestUserAgent(t *testing.T) {
+	c, mt := newMockClient(t, insurance.WithUserAgent("acme-shop/2.1"))
+	var rec recorder
+	mt.RegisterResponder("GET", testBaseURL+"/v1/products", rec.respond(200, `[]`))
+
+	_, err := c.ListProducts(context.Background())
+	require.NoError(t, err)
+	assert.Regexp(t, `^insurance-go/`+insurance.Version+` go/go[0-9.]+\S* acme-shop/2\.1$`, rec.only(t).Header.Get("User-Agent"))
+}
+
+func TestRedirectsAreNotFollowed(t *testing.T) {
+	c, mt := newMockClient(t)
+	var elsewhere recorder
+	mt.RegisterResponder("GET", testBaseURL+"/v1/products", func(*http.Request) (*http.Response, error) {
+		resp := &http.Response{StatusCode: http.StatusTemporaryRedirect, Header: http.Header{"Location": {"https://evil.example/steal"}}, Body: http.NoBody}
+		return resp, nil
+	})
+	mt.RegisterResponder("GET", "https://evil.example/steal", elsewhere.respond(200, `[]`))
+
+	_, err := c.ListProducts(context.Background())
+	var apiErr *insurance.APIError
+	require.ErrorAs(t, err, &apiErr)
+	assert.Equal(t, http.StatusTemporaryRedirect, apiErr.StatusCode)
+	assert.Equal(t, 0, elsewhere.count(), "credentials must not reach another host")
+}

@@ -1,0 +1,286 @@
+package insurance_test
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"strings"
+	"testing"
+
+	"github.com/jarcoal/httpmock"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/partnerinsure/insurance-go"
+)
+
+// TestErrorTable maps every status and every body shape to an *APIError that matches
+// its sentinel and keeps what the server said.
+func TestErrorTable(t *testing.T) {
+	statuses := []struct {
+		code     int
+		sentinel error // nil: no sentinel (the APIError still carries the status)
+	}{
+		{400, insurance.ErrBadRequest},
+		{401, insurance.ErrUnauthorized},
+		{402, insurance.ErrPaymentFailed},
+		{403, insurance.ErrForbidden},
+		{404, insurance.ErrNotFound},
+		{409, nil},
+		{422, insurance.ErrQuoteUnavailable},
+		{429, insurance.ErrRateLimited},
+		{500, insurance.ErrServer},
+		{502, insurance.ErrServer},
+		{503, insurance.ErrServer},
+		{504, insurance.ErrServer},
+		{302, nil},
+	}
+	bodies := []struct {
+		name                        string
+		body                        string
+		typ, code, message, reason string
+	}{
+		{
+			name:    "events error body",
+			body:    `{"error":"invalid_request","error_code":"EVENT_DATES","message":"event_end_date is before event_start_date","reason":"dates","status":400}`,
+			typ:     "invalid_request", code: "EVENT_DATES", message: "event_end_date is before event_start_date", reason: "dates",
+		},
+		{
+			name: "nested error object",
+			body: `{"error":{"type":"card_error","code":"card_declined","message":"Your card was declined."}}`,
+			typ:  "card_error", code: "card_declined", message: "Your card was declined.",
+		},
+		{name: "message only", body: `{"message":"Missing parameter: customer.email_address"}`, message: "Missing parameter: customer.email_address"},
+		{name: "empty"},
+		{name: "HTML from a proxy", body: "<html><body><h1>502 Bad Gateway</h1></body></html>"},
+		{name: "truncated JSON", body: `{"error":"invalid_requ`},
+		{name: "plain text", body: "upstream connect error"},
+		{name: "JSON of the wrong shape", body: `[1,2,3]`},
+	}
+	for _, st := range statuses {
+		for _, b := range bodies {
+			t.Run(http.StatusText(st.code)+"/"+b.name, func(t *testing.T) {
+				t.Parallel()
+				c, mt := newMockClient(t, insurance.WithMaxRetries(0))
+				mt.RegisterResponder("POST", testBaseURL+"/v1/quote/travel", func(*http.Request) (*http.Response, error) {
+					resp := httpmock.NewStringResponse(st.code, b.body)
+					resp.Header.Set("X-Request-Id", "req_err_7")
+					return resp, nil
+				})
+
+				quote, err := c.QuoteTravel(context.Background(), fullTravelQuote())
+				require.Error(t, err)
+				assert.Nil(t, quote)
+
+				var apiErr *insurance.APIError
+				require.ErrorAs(t, err, &apiErr)
+				assert.Equal(t, st.code, apiErr.StatusCode)
+				assert.Equal(t, "POST", apiErr.Method)
+				assert.Equal(t, "/v1/quote/travel", apiErr.Path)
+				assert.Equal(t, "req_err_7", apiErr.RequestID)
+				assert.Equal(t, b.body, string(apiErr.Body))
+				assert.Equal(t, 1, apiErr.Attempts)
+				if st.sentinel != nil {
+					assert.ErrorIs(t, err, st.sentinel)
+				}
+				for _, other := range []error{insurance.ErrBadRequest, insurance.ErrServer, insurance.ErrPaymentFailed, insurance.ErrOutcomeUnknown} {
+					if other != st.sentinel {
+						assert.NotErrorIs(t, err, other)
+					}
+				}
+
+				assert.Equal(t, b.typ, apiErr.Type)
+				assert.Equal(t, b.code, apiErr.Code)
+				assert.Equal(t, b.reason, apiErr.Reason)
+				wantMessage := b.message
+				if wantMessage == "" {
+					wantMessage = http.StatusText(st.code)
+				}
+				assert.Equal(t, wantMessage, apiErr.Message)
+
+				msg := err.Error()
+				assert.True(t, strings.HasPrefix(msg, "insurance: POST /v1/quote/travel: "), msg)
+				assert.Contains(t, msg, http.StatusText(st.code))
+				assert.Contains(t, msg, b.code)
+				assert.Contains(t, msg, b.message)
+				assert.Contains(t, msg, "req_err_7")
+			})
+		}
+	}
+}
+
+func TestErrorBodyIsCapped(t *testing.T) {
+	c, mt := newMockClient(t)
+	huge := strings.Repeat("x", 1<<20)
+	mt.RegisterResponder("GET", testBaseURL+"/v1/products", httpmock.NewStringResponder(400, huge))
+
+	_, err := c.ListProducts(context.Background())
+	var apiErr *insurance.APIError
+	require.ErrorAs(t, err, &apiErr)
+	assert.Len(t, apiErr.Body, 64<<10)
+}
+
+func TestServerErrorOnRecordCallIsOutcomeUnknown(t *testing.T) {
+	c, mt := newMockClient(t)
+	var rec recorder
+	mt.RegisterResponder("POST", testBaseURL+"/v1/purchase/tuition", rec.respond(500, `{"message":"boom"}`))
+
+	_, err := c.PurchaseTuition(context.Background(), fullTuitionPurchase())
+	assert.ErrorIs(t, err, insurance.ErrServer)
+	assert.ErrorIs(t, err, insurance.ErrOutcomeUnknown, "the policy may exist: the partner must check before buying again")
+	assert.Contains(t, err.Error(), "outcome unknown")
+	assert.Equal(t, 1, rec.count())
+}
+
+func TestClientErrorOnRecordCallIsDefinite(t *testing.T) {
+	c, mt := newMockClient(t)
+	mt.RegisterResponder("POST", testBaseURL+"/v1/purchase/tuition", httpmock.NewStringResponder(402, `{"message":"declined"}`))
+
+	_, err := c.PurchaseTuition(context.Background(), fullTuitionPurchase())
+	assert.ErrorIs(t, err, insurance.ErrPaymentFailed)
+	assert.NotErrorIs(t, err, insurance.ErrOutcomeUnknown, "a 402 is a definite answer: no policy was issued")
+}
+
+// TestMalformedSuccessBodyKeepsIt: a 2xx whose body is not JSON is an error that keeps
+// the body, and on a purchase it says the outcome is unknown.
+func TestMalformedSuccessBodyKeepsIt(t *testing.T) {
+	for _, body := range []string{`{"policy_id": "pol_`, `<html>OK</html>`, `{"id": 12}`} {
+		c, mt := newMockClient(t)
+		mt.RegisterResponder("POST", testBaseURL+"/v1/purchase/tuition", httpmock.NewStringResponder(201, body))
+
+		policy, err := c.PurchaseTuition(context.Background(), fullTuitionPurchase())
+		assert.Nil(t, policy)
+		var reqErr *insurance.RequestError
+		require.ErrorAs(t, err, &reqErr, body)
+		assert.Equal(t, 201, reqErr.StatusCode)
+		assert.Equal(t, body, string(reqErr.Body))
+		assert.ErrorIs(t, err, insurance.ErrOutcomeUnknown)
+		assert.Contains(t, err.Error(), "decoding response body")
+	}
+}
+
+func TestMissingCredentialsSendNothing(t *testing.T) {
+	tests := []struct {
+		name string
+		opts []insurance.Option
+		call func(context.Context, *insurance.Client) error
+	}{
+		{"Basic call on a client-id-only client", []insurance.Option{insurance.WithClientID(testClientID)},
+			func(ctx context.Context, c *insurance.Client) error { _, err := c.ListProducts(ctx); return err }},
+		{"purchase on a client-id-only client", []insurance.Option{insurance.WithClientID(testClientID)},
+			func(ctx context.Context, c *insurance.Client) error {
+				_, err := c.PurchaseTuition(ctx, fullTuitionPurchase())
+				return err
+			}},
+		{"customer secret on a client with no credentials", nil,
+			func(ctx context.Context, c *insurance.Client) error {
+				_, err := c.CreateCustomerSecret(ctx, "ada@example.com")
+				return err
+			}},
+		{"travel quote with no credentials", nil,
+			func(ctx context.Context, c *insurance.Client) error {
+				_, err := c.QuoteTravel(ctx, fullTravelQuote())
+				return err
+			}},
+		{"gap-medical quote with no credentials", nil,
+			func(ctx context.Context, c *insurance.Client) error {
+				_, err := c.QuoteGapMedical(ctx, fullGapMedicalQuote())
+				return err
+			}},
+		{"gap-medical purchase with an empty customer secret", []insurance.Option{insurance.WithCredentials(testClientID, testClientSecret)},
+			func(ctx context.Context, c *insurance.Client) error {
+				_, err := c.PurchaseGapMedical(ctx, "", fullGapMedicalPurchase())
+				return err
+			}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			mt := httpmock.NewMockTransport()
+			var rec recorder
+			mt.RegisterNoResponder(rec.respond(200, `{}`))
+			c, err := insurance.NewClient(testBaseURL, append(tt.opts, insurance.WithHTTPClient(&http.Client{Transport: mt}))...)
+			require.NoError(t, err)
+
+			err = tt.call(context.Background(), c)
+			assert.ErrorIs(t, err, insurance.ErrMissingCredentials)
+			assert.Equal(t, 0, rec.count(), "nothing may be sent")
+		})
+	}
+}
+
+func TestClientIDOnlyClientQuotesWithTheHeader(t *testing.T) {
+	mt := httpmock.NewMockTransport()
+	c, err := insurance.NewClient(testBaseURL, insurance.WithClientID(testClientID), insurance.WithHTTPClient(&http.Client{Transport: mt}))
+	require.NoError(t, err)
+	var rec recorder
+	mt.RegisterResponder("POST", testBaseURL+"/v1/quote/travel", rec.respond(201, `{"quote_id":"q_1"}`))
+
+	_, err = c.QuoteTravel(context.Background(), fullTravelQuote())
+	require.NoError(t, err)
+	got := rec.only(t)
+	assert.Equal(t, testClientID, got.Header.Get(insurance.HeaderClientID))
+	assert.Empty(t, got.Header.Get("Authorization"))
+}
+
+func TestValidationSendsNothing(t *testing.T) {
+	onboard := func(mutate func(*insurance.OnboardPartnerRequest)) *insurance.OnboardPartnerRequest {
+		r := fullOnboardPartner()
+		mutate(r)
+		return r
+	}
+	tests := []struct {
+		name   string
+		call   func(context.Context, *insurance.Client) error
+		fields []string
+	}{
+		{"onboarding without required fields", func(ctx context.Context, c *insurance.Client) error {
+			_, err := c.OnboardPartner(ctx, &insurance.OnboardPartnerRequest{})
+			return err
+		}, []string{"entity_name", "administrative_email_address", "website", "country"}},
+		{"onboarding in another country", func(ctx context.Context, c *insurance.Client) error {
+			_, err := c.OnboardPartner(ctx, onboard(func(r *insurance.OnboardPartnerRequest) { r.Country = "MX" }))
+			return err
+		}, []string{"country"}},
+		{"onboarding with a malformed email", func(ctx context.Context, c *insurance.Client) error {
+			_, err := c.OnboardPartner(ctx, onboard(func(r *insurance.OnboardPartnerRequest) { r.AdministrativeEmailAddress = "not-an-email" }))
+			return err
+		}, []string{"administrative_email_address"}},
+		{"gap-medical purchase without quote and token", func(ctx context.Context, c *insurance.Client) error {
+			_, err := c.PurchaseGapMedical(ctx, testCustomerSecret, &insurance.GapMedicalPurchaseRequest{})
+			return err
+		}, []string{"quote_id", "payment_method.token"}},
+		{"customer secret without email", func(ctx context.Context, c *insurance.Client) error {
+			_, err := c.CreateCustomerSecret(ctx, " ")
+			return err
+		}, []string{"email_address"}},
+		{"nil request", func(ctx context.Context, c *insurance.Client) error {
+			_, err := c.QuoteTravel(ctx, nil)
+			return err
+		}, []string{"request"}},
+		{"nil context", func(_ context.Context, c *insurance.Client) error {
+			_, err := c.ListProducts(nil) //nolint:staticcheck // the nil context is the point of the test
+			return err
+		}, []string{"ctx"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			c, mt := newMockClient(t)
+			var rec recorder
+			mt.RegisterNoResponder(rec.respond(200, `{}`))
+
+			err := tt.call(context.Background(), c)
+			var verr *insurance.ValidationError
+			require.ErrorAs(t, err, &verr)
+			for _, f := range tt.fields {
+				assert.Contains(t, err.Error(), f)
+			}
+			assert.Equal(t, 0, rec.count(), "nothing may be sent")
+		})
+	}
+}
+
+func TestErrorsAreComparable(t *testing.T) {
+	err := error(&insurance.APIError{StatusCode: 422, Method: "POST", Path: "/v1/quote/travel"})
+	assert.True(t, errors.Is(err, insurance.ErrQuoteUnavailable))
+	assert.Equal(t, "insurance: POST /v1/quote/travel: 422 Unprocessable Entity", err.Error())
+}
