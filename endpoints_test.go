@@ -38,7 +38,9 @@ func endpoints() []endpoint {
 			name: "QuoteTravel", method: "POST", path: "/v1/quote/travel",
 			authHeader: "Authorization", authValue: testBasicHeader,
 			request: "quote_travel_request.json", status: 201, response: "quote_response.json",
-			call: func(ctx context.Context, c *insurance.Client) (any, error) { return c.QuoteTravel(ctx, fullTravelQuote()) },
+			call: func(ctx context.Context, c *insurance.Client) (any, error) {
+				return c.QuoteTravel(ctx, fullTravelQuote())
+			},
 		},
 		{
 			name: "QuoteGapMedical", method: "POST", path: "/v1/quote/gap-medical",
@@ -179,7 +181,7 @@ func TestDecodeFullResponses(t *testing.T) {
 		assert.Equal(t, "q_123", q.QuoteID)
 		assert.True(t, q.Created, "201 means created")
 		var body struct {
-			Premium  float64 `json:"premium"`
+			Premium  float64               `json:"premium"`
 			NewField struct{ Nested bool } `json:"new_field"`
 		}
 		require.NoError(t, q.Decode(&body))

@@ -36,14 +36,14 @@ func TestErrorTable(t *testing.T) {
 		{302, nil},
 	}
 	bodies := []struct {
-		name                        string
-		body                        string
+		name                       string
+		body                       string
 		typ, code, message, reason string
 	}{
 		{
-			name:    "events error body",
-			body:    `{"error":"invalid_request","error_code":"EVENT_DATES","message":"event_end_date is before event_start_date","reason":"dates","status":400}`,
-			typ:     "invalid_request", code: "EVENT_DATES", message: "event_end_date is before event_start_date", reason: "dates",
+			name: "events error body",
+			body: `{"error":"invalid_request","error_code":"EVENT_DATES","message":"event_end_date is before event_start_date","reason":"dates","status":400}`,
+			typ:  "invalid_request", code: "EVENT_DATES", message: "event_end_date is before event_start_date", reason: "dates",
 		},
 		{
 			name: "nested error object",
