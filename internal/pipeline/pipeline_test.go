@@ -1,0 +1,69 @@
+package pipeline
+
+import (
+	"errors"
+	"net"
+	"net/http"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+)
+
+func TestBackoffGrowsWithJitterUpToTheMax(t *testing.T) {
+	p := New(Config{MaxRetryAfter: 10 * time.Second})
+	minWait, maxWait := 100*time.Millisecond, 2*time.Second
+	for attempt, ceiling := range []time.Duration{100, 200, 400, 800, 1600, 2000, 2000} {
+		ceiling *= time.Millisecond
+		seen := map[time.Duration]bool{}
+		for range 200 {
+			d := p.backoff(minWait, maxWait, attempt, nil)
+			assert.GreaterOrEqual(t, d, ceiling/2, "attempt %d", attempt)
+			assert.LessOrEqual(t, d, ceiling, "attempt %d", attempt)
+			seen[d] = true
+		}
+		assert.Greater(t, len(seen), 1, "attempt %d: waits must be jittered", attempt)
+	}
+	assert.LessOrEqual(t, p.backoff(minWait, maxWait, 200, nil), maxWait, "no overflow on huge attempt numbers")
+}
+
+func TestBackoffHonoursRetryAfterUpToTheCap(t *testing.T) {
+	p := New(Config{MaxRetryAfter: 10 * time.Second})
+	answer := func(status int, retryAfter string) *http.Response {
+		return &http.Response{StatusCode: status, Header: http.Header{"Retry-After": {retryAfter}}}
+	}
+	assert.Equal(t, 3*time.Second, p.backoff(time.Millisecond, time.Millisecond, 0, answer(429, "3")))
+	assert.Equal(t, 3*time.Second, p.backoff(time.Millisecond, time.Millisecond, 0, answer(503, "3")))
+	assert.Equal(t, 10*time.Second, p.backoff(time.Millisecond, time.Millisecond, 0, answer(429, "3600")), "capped")
+	assert.Equal(t, 10*time.Second, p.backoff(time.Millisecond, time.Millisecond, 0, answer(429, "99999999999999999")), "no overflow")
+	assert.LessOrEqual(t, p.backoff(time.Millisecond, time.Millisecond, 0, answer(502, "3")), time.Millisecond, "only 429 and 503 carry Retry-After")
+	assert.LessOrEqual(t, p.backoff(time.Millisecond, time.Millisecond, 0, answer(429, "soon")), time.Millisecond, "unparseable: normal backoff")
+}
+
+func TestParseRetryAfter(t *testing.T) {
+	now := time.Date(2026, 11, 21, 12, 0, 0, 0, time.UTC)
+	tests := []struct {
+		in   string
+		want time.Duration
+		ok   bool
+	}{
+		{"0", 0, true},
+		{"7", 7 * time.Second, true},
+		{"-1", 0, false},
+		{"", 0, false},
+		{"1.5", 0, false},
+		{"Sat, 21 Nov 2026 12:00:30 GMT", 30 * time.Second, true},
+		{"Sat, 21 Nov 2026 11:00:00 GMT", 0, true}, // in the past: retry now
+	}
+	for _, tt := range tests {
+		got, ok := parseRetryAfter(tt.in, now)
+		assert.Equal(t, tt.ok, ok, tt.in)
+		assert.Equal(t, tt.want, got, tt.in)
+	}
+}
+
+func TestIsDialError(t *testing.T) {
+	assert.True(t, isDialError(&net.OpError{Op: "dial", Err: errors.New("connection refused")}))
+	assert.False(t, isDialError(&net.OpError{Op: "read", Err: errors.New("connection reset")}))
+	assert.False(t, isDialError(errors.New("EOF")))
+}
