@@ -255,9 +255,13 @@ func writeError(w http.ResponseWriter, err error) {
 }
 
 func writeJSON(w http.ResponseWriter, status int, body any) {
+	b, err := json.Marshal(body)
+	if err != nil {
+		status, b = http.StatusInternalServerError, []byte(`{"error":"Internal Server Error","error_code":"internal","message":"sandbox bug: unencodable answer","reason":"internal","status":500}`)
+	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(status)
-	_ = json.NewEncoder(w).Encode(body)
+	_, _ = w.Write(b)
 }
 
 // decode reads a JSON request body into v with messages a developer can act on.

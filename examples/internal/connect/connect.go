@@ -1,0 +1,47 @@
+// Package connect gives the example programs their clients: the service named by
+// INSURANCE_BASE_URL (with INSURANCE_CLIENT_ID and INSURANCE_CLIENT_SECRET), or, when
+// it is unset, an in-process sandbox so that every example runs with no configuration.
+package connect
+
+import (
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/partnerinsure/insurance-go"
+	"github.com/partnerinsure/insurance-go/insurancetest"
+)
+
+// Env is what an example talks to.
+type Env struct {
+	// Backend holds the full partner credentials: it runs on the partner's server.
+	Backend *insurance.Client
+	// Browser holds only the public client id, as client-side code would.
+	Browser *insurance.Client
+	// Sandbox is the in-process sandbox, or nil when talking to a real service.
+	Sandbox *insurancetest.Server
+}
+
+// Open connects, says in one line to what, and returns a function that releases it.
+func Open(out io.Writer) (*Env, func(), error) {
+	if os.Getenv(insurance.EnvBaseURL) == "" {
+		srv := insurancetest.NewServer()
+		fmt.Fprintf(out, "Using the in-process sandbox at %s (set %s to use a real service).\n", srv.URL, insurance.EnvBaseURL)
+		env := &Env{
+			Backend: srv.Client(),
+			Browser: srv.Client(insurance.WithClientID(srv.ClientID)),
+			Sandbox: srv,
+		}
+		return env, srv.Close, nil
+	}
+	backend, err := insurance.NewClientFromEnv()
+	if err != nil {
+		return nil, nil, err
+	}
+	browser, err := insurance.NewClient(backend.BaseURL(), insurance.WithClientID(os.Getenv(insurance.EnvClientID)))
+	if err != nil {
+		return nil, nil, err
+	}
+	fmt.Fprintf(out, "Using %s.\n", backend.BaseURL())
+	return &Env{Backend: backend, Browser: browser}, func() {}, nil
+}

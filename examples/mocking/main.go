@@ -1,0 +1,59 @@
+// Command mocking is a small partner service, CoverSeller, and the reference for
+// testing partner code against the SDK: read coverseller_test.go. Run it to see the
+// service work against the in-process sandbox:
+//
+//	go run ./examples/mocking
+//	go test ./examples/mocking
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"time"
+
+	"github.com/partnerinsure/insurance-go"
+	"github.com/partnerinsure/insurance-go/insurancetest"
+)
+
+func main() {
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	if err := run(ctx, os.Stdout); err != nil {
+		fmt.Fprintln(os.Stderr, "mocking:", err)
+		os.Exit(1)
+	}
+}
+
+func run(ctx context.Context, out io.Writer) error {
+	srv := insurancetest.NewServer()
+	defer srv.Close()
+	fmt.Fprintf(out, "Using the in-process sandbox at %s.\n", srv.URL)
+	seller := &CoverSeller{Insurance: srv.Client()}
+
+	booking := &Booking{
+		CustomerEmail: "ada@example.com",
+		TripCost:      1200,
+		Start:         insurance.NewDate(2027, time.May, 2),
+		End:           insurance.NewDate(2027, time.May, 9),
+	}
+	premium, err := seller.QuoteTrip(ctx, booking)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(out, "Trip cover for booking quoted at %.2f (quote %s)\n", premium, booking.QuoteID)
+
+	_, err = seller.BuyTuitionCover(ctx, srv.NewTuitionQuote(booking.CustomerEmail), insurance.Card{Number: insurancetest.CardDeclined})
+	if !errors.Is(err, ErrCardDeclined) {
+		return fmt.Errorf("expected a declined card, got %v", err)
+	}
+	fmt.Fprintln(out, "Tuition cover with the declined test card:", err)
+	policyID, err := seller.BuyTuitionCover(ctx, srv.NewTuitionQuote(booking.CustomerEmail), insurance.Card{Number: insurancetest.CardOK})
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(out, "Tuition cover bought: policy %s\n", policyID)
+	return nil
+}

@@ -1,0 +1,20 @@
+package main
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/partnerinsure/insurance-go"
+)
+
+func TestListsTheProducts(t *testing.T) {
+	t.Setenv(insurance.EnvBaseURL, "")
+	var out strings.Builder
+	require.NoError(t, run(context.Background(), &out))
+	assert.Contains(t, out.String(), "3 products (request id req_")
+	assert.Contains(t, out.String(), `- travel: {"id":"travel"`)
+}

@@ -1,0 +1,47 @@
+package main
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/partnerinsure/insurance-go"
+)
+
+func TestQuickstartTellsTheWholeStory(t *testing.T) {
+	t.Setenv(insurance.EnvBaseURL, "") // no configuration: the embedded sandbox
+	var out strings.Builder
+	require.NoError(t, run(context.Background(), nil, &out))
+
+	for _, line := range []string{
+		"Using the in-process sandbox at http://127.0.0.1:",
+		"1. Products: gap-medical, travel, tuition",
+		"created (201), premium 52.50 USD",
+		"updated (200), premium 97.50 USD",
+		`3. Partner "Acme Travel" onboarded: `,
+		", LIMITED, PENDING_ONBOARDING",
+		`4. Event "Partner Summit" recorded: `,
+		"Backend minted a customer secret for ada@example.com",
+		"Browser (client id only) quoted q_",
+		"Browser bought policy pol_",
+		"Card ending 0002 declined (402)",
+		"Paid with card ending 4242: policy pol_",
+		"Done.",
+	} {
+		assert.Contains(t, out.String(), line)
+	}
+}
+
+func TestQuickstartFailsClearlyOnABadService(t *testing.T) {
+	t.Setenv(insurance.EnvBaseURL, "http://127.0.0.1:1") // nothing listens there
+	t.Setenv(insurance.EnvClientID, "id")
+	t.Setenv(insurance.EnvClientSecret, "secret")
+	var out strings.Builder
+	err := run(context.Background(), nil, &out)
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "listing products")
+	assert.Contains(t, err.Error(), "connection refused")
+}
