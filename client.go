@@ -318,7 +318,7 @@ func (r *Response) Decode(v any) error {
 // RequestID returns the X-Request-Id header of the answer, if any.
 func (r *Response) RequestID() string { return r.Header.Get("X-Request-Id") }
 
-func (r *Response) setResponse(resp *Response) { *r = *resp }
+func (r *Response) setResponse(resp Response) { *r = resp }
 
 // Do calls an endpoint the SDK does not wrap yet, with the same auth selection,
 // retries and error mapping as the typed methods. in is sent as the JSON body (nil:
@@ -334,7 +334,11 @@ func (c *Client) Do(ctx context.Context, method, path string, auth Auth, in, out
 	case http.MethodGet, http.MethodHead, http.MethodPut, http.MethodDelete:
 		class = pipeline.Idempotent
 	}
-	return c.call(ctx, route{method: method, path: path, auth: auth, class: class}, in, out)
+	res, err := c.call(ctx, route{method: method, path: path, auth: auth, class: class}, in, out)
+	if err != nil {
+		return nil, err
+	}
+	return &res, nil
 }
 
 // route is one endpoint: method, path, auth scheme and retry class.
@@ -348,39 +352,39 @@ type route struct {
 type validator interface{ validate() error }
 
 // responseHolder is implemented by every result type through its embedded Response.
-type responseHolder interface{ setResponse(*Response) }
+type responseHolder interface{ setResponse(Response) }
 
 // call is the single path of every endpoint: validate, authorize, send, map errors,
 // decode.
-func (c *Client) call(ctx context.Context, rt route, in, out any) (*Response, error) {
+func (c *Client) call(ctx context.Context, rt route, in, out any) (Response, error) {
 	if ctx == nil {
-		return nil, &ValidationError{Field: "ctx", Problem: "is nil"}
+		return Response{}, &ValidationError{Field: "ctx", Problem: "is nil"}
 	}
 	if v, ok := in.(validator); ok {
 		if err := v.validate(); err != nil {
-			return nil, err
+			return Response{}, err
 		}
 	}
 	header, value, err := c.credentials.authorize(rt.auth)
 	if err != nil {
-		return nil, fmt.Errorf("insurance: %s %s: %w", rt.method, rt.path, err)
+		return Response{}, fmt.Errorf("insurance: %s %s: %w", rt.method, rt.path, err)
 	}
 	res, err := c.pipe.Send(ctx, pipeline.Request{
 		Method: rt.method, Path: rt.path, Body: in,
 		AuthHeader: header, AuthValue: value, Class: rt.class,
 	})
 	if err != nil {
-		return nil, newRequestError(rt, err)
+		return Response{}, newRequestError(rt, err)
 	}
 	if res.StatusCode < 200 || res.StatusCode > 299 {
-		return nil, newAPIError(rt, res)
+		return Response{}, newAPIError(rt, res)
 	}
-	resp := &Response{StatusCode: res.StatusCode, Header: res.Header, Raw: res.Body}
 	if out != nil && len(res.Body) > 0 {
 		if err := json.Unmarshal(res.Body, out); err != nil {
-			return nil, newDecodeError(rt, res, err)
+			return Response{}, newDecodeError(rt, res, err)
 		}
 	}
+	resp := Response{StatusCode: res.StatusCode, Header: res.Header, Raw: res.Body}
 	if h, ok := out.(responseHolder); ok {
 		h.setResponse(resp)
 	}

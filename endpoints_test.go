@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/google/uuid"
+	"github.com/jarcoal/httpmock"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
@@ -170,9 +171,10 @@ func TestDecodeFullResponses(t *testing.T) {
 		require.Len(t, list.Products, 3)
 		assert.Equal(t, "travel", list.Products[1].ID)
 		assert.Equal(t, "Travel", list.Products[1].Name)
-		var extra struct{ Path string }
-		require.NoError(t, list.Products[1].Decode(&extra))
-		assert.Equal(t, "/v1/quote/travel", extra.Path)
+		var all []struct{ ID, Path string }
+		require.NoError(t, list.DecodeProducts(&all))
+		require.Len(t, all, 3)
+		assert.Equal(t, "/v1/quote/travel", all[1].Path)
 	})
 
 	t.Run("quote: id, created, and untyped fields through Decode", func(t *testing.T) {
@@ -274,12 +276,16 @@ func TestProductListShapes(t *testing.T) {
 	}
 }
 
-func TestQuoteIDFallsBackToID(t *testing.T) {
-	var q insurance.Quote
-	require.NoError(t, json.Unmarshal([]byte(`{"id":"q_9"}`), &q))
+func TestIDsFallBackToID(t *testing.T) {
+	c, mt := newMockClient(t)
+	mt.RegisterResponder("POST", testBaseURL+"/v1/quote/travel", httpmock.NewStringResponder(201, `{"id":"q_9"}`))
+	mt.RegisterResponder("POST", testBaseURL+"/v1/purchase/tuition", httpmock.NewStringResponder(201, `{"id":"pol_1","quote_id":"q_9"}`))
+
+	q, err := c.QuoteTravel(context.Background(), fullTravelQuote())
+	require.NoError(t, err)
 	assert.Equal(t, "q_9", q.QuoteID)
-	var p insurance.Policy
-	require.NoError(t, json.Unmarshal([]byte(`{"id":"pol_1","quote_id":"q_9"}`), &p))
+	p, err := c.PurchaseTuition(context.Background(), fullTuitionPurchase())
+	require.NoError(t, err)
 	assert.Equal(t, "pol_1", p.PolicyID)
 	assert.Equal(t, "q_9", p.QuoteID)
 }

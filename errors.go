@@ -115,7 +115,7 @@ type errorBody struct {
 	Reason    string          `json:"reason"`
 }
 
-func newAPIError(rt route, res *pipeline.Response) *APIError {
+func newAPIError(rt route, res pipeline.Response) *APIError {
 	e := &APIError{
 		StatusCode:     res.StatusCode,
 		RequestID:      res.Header.Get("X-Request-Id"),
@@ -197,7 +197,7 @@ func newRequestError(rt route, err error) *RequestError {
 	return e
 }
 
-func newDecodeError(rt route, res *pipeline.Response, err error) *RequestError {
+func newDecodeError(rt route, res pipeline.Response, err error) *RequestError {
 	return &RequestError{
 		Method: rt.method, Path: rt.path, Attempts: res.Attempts,
 		StatusCode: res.StatusCode, Header: res.Header, Body: res.Body,

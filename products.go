@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 )
 
 // ProductList is the answer of ListProducts.
@@ -12,47 +13,53 @@ type ProductList struct {
 	Products []Product
 }
 
-// Product is one product as the service describes it. The interface does not show
-// the fields of a product: ID and Name are filled when the body carries "id" and
-// "name", and Raw keeps the whole object (see Decode).
+// Product is one product. The interface does not show the fields of a product: ID and
+// Name are filled when the body carries "id" and "name"; DecodeProducts gives every
+// field the service sent.
 type Product struct {
-	ID   string          `json:"id"`
-	Name string          `json:"name"`
-	Raw  json.RawMessage `json:"-"`
-}
-
-// UnmarshalJSON keeps the product's raw object beside its typed fields.
-func (p *Product) UnmarshalJSON(b []byte) error {
-	type plain Product
-	if err := json.Unmarshal(b, (*plain)(p)); err != nil {
-		return err
-	}
-	p.Raw = append(json.RawMessage(nil), b...)
-	return nil
-}
-
-// Decode decodes the product's raw object into v.
-func (p *Product) Decode(v any) error {
-	return (&Response{Raw: p.Raw}).Decode(v)
+	ID   string `json:"id"`
+	Name string `json:"name"`
 }
 
 // UnmarshalJSON accepts the two plausible shapes of a list, as the interface does not
-// show which one the service sends: a bare array, or an object with "products" (or
-// "data") holding it.
+// show which one the service sends: a bare array, or an object holding the array in
+// "products" (or "data").
 func (l *ProductList) UnmarshalJSON(b []byte) error {
+	return decodeList(b, &l.Products)
+}
+
+// DecodeProducts decodes the products as the service sent them into v, a pointer to a
+// slice of the caller's own product type, whatever the shape of the list.
+func (l *ProductList) DecodeProducts(v any) error {
+	var products []json.RawMessage
+	err := decodeList(l.Raw, &products)
+	if err == nil {
+		var array []byte
+		if array, err = json.Marshal(products); err == nil {
+			err = json.Unmarshal(array, v)
+		}
+	}
+	if err != nil {
+		return fmt.Errorf("insurance: decoding products: %w", err)
+	}
+	return nil
+}
+
+// decodeList decodes a bare array, or the array held in "products" or "data".
+func decodeList[T any](b []byte, out *[]T) error {
 	if bytes.HasPrefix(bytes.TrimLeft(b, " \t\r\n"), []byte("[")) {
-		return json.Unmarshal(b, &l.Products)
+		return json.Unmarshal(b, out)
 	}
 	var wrapped struct {
-		Products []Product `json:"products"`
-		Data     []Product `json:"data"`
+		Products []T `json:"products"`
+		Data     []T `json:"data"`
 	}
 	if err := json.Unmarshal(b, &wrapped); err != nil {
 		return err
 	}
-	l.Products = wrapped.Products
-	if l.Products == nil {
-		l.Products = wrapped.Data
+	*out = wrapped.Products
+	if *out == nil {
+		*out = wrapped.Data
 	}
 	return nil
 }

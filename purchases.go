@@ -101,25 +101,26 @@ func (r *GapMedicalPurchaseRequest) validate() error {
 // "quote_id"; Raw and Decode give the rest.
 type Policy struct {
 	Response `json:"-"`
-	PolicyID string
-	QuoteID  string
+	PolicyID string `json:"policy_id"`
+	QuoteID  string `json:"quote_id"`
 }
 
-// UnmarshalJSON reads the policy and quote ids.
-func (p *Policy) UnmarshalJSON(b []byte) error {
-	ids, err := decodeIDs(b)
-	p.PolicyID, p.QuoteID = ids.PolicyID, ids.QuoteID
-	if p.PolicyID == "" {
-		p.PolicyID = ids.ID
+func purchase(ctx context.Context, c *Client, rt route, req any) (*Policy, error) {
+	p, err := send[Policy](ctx, c, rt, req)
+	if err != nil {
+		return nil, err
 	}
-	return err
+	if p.PolicyID == "" {
+		p.PolicyID = idField(p.Raw)
+	}
+	return p, nil
 }
 
 // PurchaseTuition issues a tuition policy (POST /v1/purchase/tuition, Basic auth).
 // A declined payment answers ErrPaymentFailed. It is never sent twice once it may
 // have reached the server: a failure then also matches ErrOutcomeUnknown.
 func (c *Client) PurchaseTuition(ctx context.Context, req *TuitionPurchaseRequest) (*Policy, error) {
-	return send[Policy](ctx, c, routePurchaseTuition, req)
+	return purchase(ctx, c, routePurchaseTuition, req)
 }
 
 // PurchaseGapMedical issues a gap-medical policy (POST /v1/purchase/gap-medical,
@@ -129,7 +130,7 @@ func (c *Client) PurchaseTuition(ctx context.Context, req *TuitionPurchaseReques
 func (c *Client) PurchaseGapMedical(ctx context.Context, customerSecret string, req *GapMedicalPurchaseRequest) (*Policy, error) {
 	rt := routePurchaseGapMedical
 	rt.auth = AuthBearer(customerSecret)
-	return send[Policy](ctx, c, rt, req)
+	return purchase(ctx, c, rt, req)
 }
 
 // CustomerSecret is a short-lived secret that lets client-side code buy a policy for

@@ -149,37 +149,20 @@ func (r *GapMedicalQuoteRequest) validate() error {
 // the premium.
 type Quote struct {
 	Response `json:"-"`
-	QuoteID  string
+	QuoteID  string `json:"quote_id"`
 	// Created is true when the service created the quote (201) and false when it
 	// updated the quote named in the request (200).
-	Created bool
+	Created bool `json:"-"`
 }
 
-// UnmarshalJSON reads the quote id.
-func (q *Quote) UnmarshalJSON(b []byte) error {
-	ids, err := decodeIDs(b)
-	q.QuoteID = ids.quoteID()
-	return err
-}
-
-// ids are the identifiers a quote or policy body may carry.
-type ids struct {
-	ID       string `json:"id"`
-	QuoteID  string `json:"quote_id"`
-	PolicyID string `json:"policy_id"`
-}
-
-func (i ids) quoteID() string {
-	if i.QuoteID != "" {
-		return i.QuoteID
+// idField reads a top-level "id": the fallback when a body does not name its id
+// "quote_id" or "policy_id". It runs only then, so the common path decodes once.
+func idField(raw []byte) string {
+	var body struct {
+		ID string `json:"id"`
 	}
-	return i.ID
-}
-
-func decodeIDs(b []byte) (ids, error) {
-	var i ids
-	err := json.Unmarshal(b, &i)
-	return i, err
+	_ = json.Unmarshal(raw, &body)
+	return body.ID
 }
 
 // QuoteTravel creates a travel quote, or updates the one req.QuoteID names
@@ -201,5 +184,8 @@ func quote(ctx context.Context, c *Client, rt route, req any) (*Quote, error) {
 		return nil, err
 	}
 	q.Created = q.StatusCode == http.StatusCreated
+	if q.QuoteID == "" {
+		q.QuoteID = idField(q.Raw)
+	}
 	return q, nil
 }

@@ -34,9 +34,13 @@ func run(ctx context.Context, out io.Writer) error {
 		return err
 	}
 	fmt.Fprintf(out, "%d products (request id %s):\n", len(products.Products), products.RequestID())
-	for _, p := range products.Products {
-		// The interface does not describe a product's fields: print what came.
-		fmt.Fprintf(out, "- %s: %s\n", p.ID, p.Raw)
+	// The interface does not describe a product's fields: decode every field that came.
+	var all []map[string]any
+	if err := products.DecodeProducts(&all); err != nil {
+		return err
+	}
+	for i, p := range products.Products {
+		fmt.Fprintf(out, "- %s (%s): %v\n", p.ID, p.Name, all[i])
 	}
 	return nil
 }

@@ -16,5 +16,5 @@ func TestListsTheProducts(t *testing.T) {
 	var out strings.Builder
 	require.NoError(t, run(context.Background(), &out))
 	assert.Contains(t, out.String(), "3 products (request id req_")
-	assert.Contains(t, out.String(), `- travel: {"id":"travel"`)
+	assert.Contains(t, out.String(), "- travel (Travel): map[id:travel name:Travel quote_path:/v1/quote/travel]")
 }

@@ -166,23 +166,23 @@ func (p *Pipeline) CloseIdleConnections() {
 }
 
 // Send performs the request, retrying as its Class allows.
-func (p *Pipeline) Send(ctx context.Context, r Request) (*Response, error) {
+func (p *Pipeline) Send(ctx context.Context, r Request) (Response, error) {
 	if err := ctx.Err(); err != nil {
-		return nil, &Error{Err: err}
+		return Response{}, &Error{Err: err}
 	}
 	var body any // nil interface: no body at all
 	if r.Body != nil {
 		encoded, err := json.Marshal(r.Body)
 		if err != nil {
-			return nil, &Error{Err: fmt.Errorf("encoding request body: %w", err)}
+			return Response{}, &Error{Err: fmt.Errorf("encoding request body: %w", err)}
 		}
 		body = encoded
 	}
 
-	st := &callState{class: r.Class, method: r.Method, path: r.Path}
-	req, err := retryablehttp.NewRequestWithContext(context.WithValue(ctx, callKey{}, st), r.Method, p.baseURL+r.Path, body)
+	st := &callState{Context: ctx, class: r.Class, method: r.Method, path: r.Path}
+	req, err := retryablehttp.NewRequestWithContext(st, r.Method, p.baseURL+r.Path, body)
 	if err != nil {
-		return nil, &Error{Err: fmt.Errorf("building request: %w", err)}
+		return Response{}, &Error{Err: fmt.Errorf("building request: %w", err)}
 	}
 	req.Header.Set("Accept", "application/json")
 	if body != nil {
@@ -192,6 +192,7 @@ func (p *Pipeline) Send(ctx context.Context, r Request) (*Response, error) {
 	if r.AuthHeader != "" {
 		req.Header.Set(r.AuthHeader, r.AuthValue)
 	}
+	// Called on the answer retryablehttp will not retry on status alone.
 	req.SetResponseHandler(st.readBody)
 
 	resp, err := p.retrying.Do(req)
@@ -200,19 +201,21 @@ func (p *Pipeline) Send(ctx context.Context, r Request) (*Response, error) {
 		if resp != nil {
 			e.StatusCode, e.Header = resp.StatusCode, resp.Header
 		}
-		return nil, e
+		return Response{}, e
 	}
 	if !st.bodyRead {
 		// Retries ran out on a retryable status: retryablehttp hands back that last
 		// answer without calling the response handler. It is never a 2xx.
 		_ = st.readBody(resp)
 	}
-	return &Response{StatusCode: resp.StatusCode, Header: resp.Header, Body: st.body, Attempts: st.attempts}, nil
+	return Response{StatusCode: resp.StatusCode, Header: resp.Header, Body: st.body, Attempts: st.attempts}, nil
 }
 
-// callState follows one call across its attempts. The attempts of a call run one
-// after another, so it needs no lock.
+// callState follows one call across its attempts. It is the context of the call's
+// requests, so the retry hooks, which see only a context or a request, can find it.
+// The attempts of a call run one after another, so it needs no lock.
 type callState struct {
+	context.Context
 	class          Class
 	method, path   string
 	attempts       int
@@ -222,6 +225,14 @@ type callState struct {
 }
 
 type callKey struct{}
+
+// Value returns the callState itself for callKey.
+func (st *callState) Value(key any) any {
+	if key == (callKey{}) {
+		return st
+	}
+	return st.Context.Value(key)
+}
 
 func stateOf(ctx context.Context) *callState {
 	st, _ := ctx.Value(callKey{}).(*callState)
@@ -241,26 +252,39 @@ func (st *callState) readBody(resp *http.Response) error {
 			return ErrResponseTooLarge // refused without reading it
 		}
 	}
-	var buf bytes.Buffer
-	if resp.ContentLength > 0 && resp.ContentLength <= limit {
-		buf.Grow(int(resp.ContentLength))
-	}
-	n, err := buf.ReadFrom(io.LimitReader(resp.Body, limit+1))
-	st.body = buf.Bytes()
+	body, err := readCapped(resp.Body, resp.ContentLength, limit)
+	st.body = body
 	resp.Body = http.NoBody
 	switch {
 	case !success:
-		if n > limit {
-			st.body = st.body[:limit]
-		}
-		return nil
+		return nil // the status is the answer; a short error body is kept as it is
 	case err != nil:
-		return fmt.Errorf("reading response body: %w", err)
-	case n > limit:
-		st.body = st.body[:limit]
-		return ErrResponseTooLarge
+		return err
 	}
 	return nil
+}
+
+// readCapped reads at most limit bytes; more is ErrResponseTooLarge. A known length
+// is read into one exact allocation.
+func readCapped(r io.Reader, length, limit int64) ([]byte, error) {
+	if length >= 0 && length <= limit {
+		body := make([]byte, length)
+		n, err := io.ReadFull(r, body)
+		if err != nil {
+			return body[:n], fmt.Errorf("reading response body: %w", err)
+		}
+		return body, nil
+	}
+	var buf bytes.Buffer
+	n, err := buf.ReadFrom(io.LimitReader(r, limit+1))
+	body := buf.Bytes()
+	switch {
+	case n > limit:
+		return body[:limit], ErrResponseTooLarge
+	case err != nil:
+		return body, fmt.Errorf("reading response body: %w", err)
+	}
+	return body, nil
 }
 
 // checkRetry is the retry table of conventions.md.

@@ -1,0 +1,197 @@
+package insurance_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"io"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"runtime"
+	"testing"
+	"time"
+
+	"github.com/partnerinsure/insurance-go"
+)
+
+// The benchmarks compare each SDK call with a careful hand-written net/http +
+// encoding/json call doing the same request against the same loopback server, in the
+// same run. docs/performance.md has the figures and the commands.
+
+const benchQuoteBody = `{"quote_id":"q_5f2a9c0d1e7b3a44","product":"travel","status":"QUOTED","premium":128.75,"currency":"USD","customer_email_address":"ada@example.com","policy_attributes":{"trip_cost":2500.5,"trip_start_date":"2027-03-01","trip_end_date":"2027-03-15","coverage_type":"BASIC"},"created_at":"2026-11-21T04:41:18.373614249Z","updated_at":"2026-11-21T04:41:18.373614249Z"}`
+
+const benchPolicyBody = `{"policy_id":"pol_7b4ab7c99b928c43","quote_id":"q_tu_1","product":"tuition","status":"ACTIVE","premium":120,"currency":"USD","customer_email_address":"ada@example.com","created_at":"2026-11-21T04:41:18.373614249Z"}`
+
+const benchProductsBody = `{"products":[{"id":"gap-medical","name":"Gap medical","quote_path":"/v1/quote/gap-medical","purchase_path":"/v1/purchase/gap-medical"},{"id":"travel","name":"Travel","quote_path":"/v1/quote/travel"},{"id":"tuition","name":"Tuition","purchase_path":"/v1/purchase/tuition"}]}`
+
+func benchServer(b *testing.B) *httptest.Server {
+	b.Helper()
+	answers := map[string]struct {
+		status int
+		body   []byte
+	}{
+		"/v1/quote/travel":     {201, []byte(benchQuoteBody)},
+		"/v1/purchase/tuition": {201, []byte(benchPolicyBody)},
+		"/v1/products":         {200, []byte(benchProductsBody)},
+	}
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		_, _ = io.Copy(io.Discard, r.Body)
+		a := answers[r.URL.Path]
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(a.status)
+		_, _ = w.Write(a.body)
+	}))
+	b.Cleanup(srv.Close)
+	return srv
+}
+
+// handWritten is the baseline: what a careful engineer writes with net/http alone.
+type handWritten struct {
+	base string
+	hc   *http.Client
+}
+
+func newHandWritten(base string) *handWritten {
+	return &handWritten{base: base, hc: &http.Client{Transport: &http.Transport{
+		Proxy:               http.ProxyFromEnvironment,
+		DialContext:         (&net.Dialer{Timeout: 30 * time.Second, KeepAlive: 30 * time.Second}).DialContext,
+		MaxIdleConns:        256,
+		MaxIdleConnsPerHost: 64,
+		MaxConnsPerHost:     64,
+		IdleConnTimeout:     90 * time.Second,
+	}}}
+}
+
+func (h *handWritten) do(ctx context.Context, method, path string, in, out any) error {
+	var body io.Reader
+	if in != nil {
+		b, err := json.Marshal(in)
+		if err != nil {
+			return err
+		}
+		body = bytes.NewReader(b)
+	}
+	req, err := http.NewRequestWithContext(ctx, method, h.base+path, body)
+	if err != nil {
+		return err
+	}
+	req.Header.Set("Accept", "application/json")
+	if in != nil {
+		req.Header.Set("Content-Type", "application/json")
+	}
+	req.Header.Set("User-Agent", "hand-written/1.0")
+	req.SetBasicAuth(testClientID, testClientSecret)
+	resp, err := h.hc.Do(req)
+	if err != nil {
+		return err
+	}
+	defer resp.Body.Close()
+	raw, err := io.ReadAll(resp.Body)
+	if err != nil {
+		return err
+	}
+	if resp.StatusCode > 299 {
+		return &insurance.APIError{StatusCode: resp.StatusCode}
+	}
+	return json.Unmarshal(raw, out)
+}
+
+type handQuote struct {
+	QuoteID string `json:"quote_id"`
+}
+
+type handPolicy struct {
+	PolicyID string `json:"policy_id"`
+	QuoteID  string `json:"quote_id"`
+}
+
+type handProducts struct {
+	Products []struct {
+		ID   string `json:"id"`
+		Name string `json:"name"`
+	} `json:"products"`
+}
+
+func benchClient(b *testing.B, url string) *insurance.Client {
+	b.Helper()
+	c, err := insurance.NewClient(url, insurance.WithCredentials(testClientID, testClientSecret))
+	if err != nil {
+		b.Fatal(err)
+	}
+	return c
+}
+
+// benchCall runs call serially and, as "parallel", from 64 goroutines.
+func benchCall(b *testing.B, call func(ctx context.Context) error) {
+	ctx := context.Background()
+	b.Run("serial", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			if err := call(ctx); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("parallel", func(b *testing.B) {
+		b.ReportAllocs()
+		b.SetParallelism(64 / max(1, runtimeGOMAXPROCS()))
+		b.RunParallel(func(pb *testing.PB) {
+			for pb.Next() {
+				if err := call(ctx); err != nil {
+					b.Error(err)
+					return
+				}
+			}
+		})
+	})
+}
+
+func BenchmarkQuoteTravel(b *testing.B) {
+	srv := benchServer(b)
+	req := fullTravelQuote()
+	b.Run("sdk", func(b *testing.B) {
+		c := benchClient(b, srv.URL)
+		benchCall(b, func(ctx context.Context) error { _, err := c.QuoteTravel(ctx, req); return err })
+	})
+	b.Run("hand", func(b *testing.B) {
+		h := newHandWritten(srv.URL)
+		benchCall(b, func(ctx context.Context) error {
+			var q handQuote
+			return h.do(ctx, http.MethodPost, "/v1/quote/travel", req, &q)
+		})
+	})
+}
+
+func BenchmarkPurchaseTuition(b *testing.B) {
+	srv := benchServer(b)
+	req := fullTuitionPurchase()
+	b.Run("sdk", func(b *testing.B) {
+		c := benchClient(b, srv.URL)
+		benchCall(b, func(ctx context.Context) error { _, err := c.PurchaseTuition(ctx, req); return err })
+	})
+	b.Run("hand", func(b *testing.B) {
+		h := newHandWritten(srv.URL)
+		benchCall(b, func(ctx context.Context) error {
+			var p handPolicy
+			return h.do(ctx, http.MethodPost, "/v1/purchase/tuition", req, &p)
+		})
+	})
+}
+
+func BenchmarkListProducts(b *testing.B) {
+	srv := benchServer(b)
+	b.Run("sdk", func(b *testing.B) {
+		c := benchClient(b, srv.URL)
+		benchCall(b, func(ctx context.Context) error { _, err := c.ListProducts(ctx); return err })
+	})
+	b.Run("hand", func(b *testing.B) {
+		h := newHandWritten(srv.URL)
+		benchCall(b, func(ctx context.Context) error {
+			var p handProducts
+			return h.do(ctx, http.MethodGet, "/v1/products", nil, &p)
+		})
+	})
+}
+
+func runtimeGOMAXPROCS() int { return runtime.GOMAXPROCS(0) }
