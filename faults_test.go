@@ -1,0 +1,315 @@
+package insurance_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"runtime"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/partnerinsure/insurance-go"
+)
+
+// The fault matrix: every endpoint against every fault kind, on real loopback
+// sockets, counting what the server received. Its table is kept in
+// docs/reliability.md; TestFaultMatrix fails when the two differ.
+
+// faultKind is one column of the matrix.
+type faultKind struct {
+	name     string
+	deadline time.Duration // context deadline for the call; 0: none
+	// script is what the server does with each request in turn; after it, success.
+	// nil: nothing listens at all (connection refused).
+	script []fault
+}
+
+const gatewayHTML = "<html><head><title>502 Bad Gateway</title></head><body><center><h1>502 Bad Gateway</h1></center><hr><center>nginx</center></body></html>"
+
+// stall sends the headers and half the body, then stops until the client gives up.
+func stall(w http.ResponseWriter, r *http.Request) {
+	w.Header().Set("Content-Length", "200")
+	w.WriteHeader(http.StatusOK)
+	_, _ = io.WriteString(w, `{"quote_id":"q_stalled","prem`)
+	w.(http.Flusher).Flush()
+	<-r.Context().Done()
+}
+
+// hugeBody answers 200 with a 100 MiB body, and records how much the client took.
+func hugeBody(written *atomic.Int64) fault {
+	return func(w http.ResponseWriter, _ *http.Request) {
+		w.Header().Set("Content-Length", strconv.Itoa(100<<20))
+		w.WriteHeader(http.StatusOK)
+		chunk := make([]byte, 32<<10)
+		for range (100 << 20) / len(chunk) {
+			n, err := w.Write(chunk)
+			written.Add(int64(n))
+			if err != nil {
+				return
+			}
+		}
+	}
+}
+
+func faultKinds(hugeWritten *atomic.Int64) []faultKind {
+	return []faultKind{
+		{name: "refused"},
+		{name: "reset", script: []fault{reset}},
+		{name: "hang", deadline: 300 * time.Millisecond, script: []fault{hang}},
+		{name: "stall", deadline: 300 * time.Millisecond, script: []fault{stall}},
+		{name: "503", script: []fault{status(503)}},
+		{name: "429 RA:1", script: []fault{status(429, "Retry-After", "1")}},
+		{name: "429 RA:3600", script: []fault{status(429, "Retry-After", "3600")}},
+		{name: "502 html", script: []fault{htmlStatus(502)}},
+		{name: "504 html", script: []fault{htmlStatus(504)}},
+		{name: "cut 201", script: []fault{truncated}},
+		{name: "100 MiB", script: []fault{hugeBody(hugeWritten)}},
+	}
+}
+
+func htmlStatus(code int) fault {
+	return func(w http.ResponseWriter, _ *http.Request) {
+		w.Header().Set("Content-Type", "text/html")
+		w.WriteHeader(code)
+		_, _ = io.WriteString(w, gatewayHTML)
+	}
+}
+
+// outcome is one cell: what the call returned and how many requests arrived.
+type outcome struct {
+	result   string
+	received int32
+}
+
+func (o outcome) String() string { return fmt.Sprintf("%s (%d)", o.result, o.received) }
+
+// classify names the result as a partner would see it, checking that every error
+// has the type the SDK promises.
+func classify(t *testing.T, err error) string {
+	var apiErr *insurance.APIError
+	var reqErr *insurance.RequestError
+	suffix := ""
+	if errors.Is(err, insurance.ErrOutcomeUnknown) {
+		suffix = " unknown"
+	}
+	switch {
+	case err == nil:
+		return "ok"
+	case errors.Is(err, context.DeadlineExceeded):
+		require.ErrorAs(t, err, &reqErr)
+		return "deadline" + suffix
+	case errors.As(err, &apiErr):
+		require.ErrorIs(t, err, insurance.ErrServer, "only 5xx answers end a call in the matrix")
+		return strconv.Itoa(apiErr.StatusCode) + suffix
+	case errors.Is(err, syscall.ECONNREFUSED):
+		require.ErrorAs(t, err, &reqErr)
+		return "refused"
+	case errors.Is(err, syscall.ECONNRESET), errors.Is(err, io.EOF):
+		require.ErrorAs(t, err, &reqErr)
+		return "reset" + suffix
+	case errors.Is(err, io.ErrUnexpectedEOF):
+		require.ErrorAs(t, err, &reqErr)
+		return "cut" + suffix
+	case errors.Is(err, insurance.ErrResponseTooLarge):
+		require.ErrorAs(t, err, &reqErr)
+		return "too large" + suffix
+	}
+	t.Fatalf("unexpected error type %T: %v", err, err)
+	return ""
+}
+
+func TestFaultMatrix(t *testing.T) {
+	if testing.Short() {
+		t.Skip("the fault matrix waits for Retry-After and deadlines")
+	}
+	goroutinesBefore := runtime.NumGoroutine()
+	var hugeWritten atomic.Int64
+	kinds := faultKinds(&hugeWritten)
+	eps := endpoints()
+	cells := make([][]outcome, len(eps))
+	for i := range cells {
+		cells[i] = make([]outcome, len(kinds))
+	}
+	var memMu sync.Mutex
+
+	t.Run("cells", func(t *testing.T) {
+		for i, ep := range eps {
+			for j, k := range kinds {
+				t.Run(ep.name+"/"+k.name, func(t *testing.T) {
+					t.Parallel()
+					cells[i][j] = runCell(t, ep, k, &memMu)
+				})
+			}
+		}
+	})
+
+	table := matrixTable(eps, kinds, cells)
+	t.Logf("fault matrix: result (requests the server received)\n%s", table)
+
+	// Every cell against the rules, beyond the error types classify checked.
+	for i, ep := range eps {
+		for j, k := range kinds {
+			o := cells[i][j]
+			cell := ep.name + "/" + k.name
+			if ep.createsRecord && !strings.HasPrefix(k.name, "429") {
+				assert.LessOrEqual(t, o.received, int32(1), "%s: a record-creating call reached the server twice", cell)
+			}
+			switch k.name {
+			case "refused":
+				assert.Equal(t, outcome{"refused", 0}, o, cell)
+			case "hang", "stall":
+				want := "deadline"
+				if ep.createsRecord {
+					want += " unknown"
+				}
+				assert.Equal(t, outcome{want, 1}, o, cell)
+			case "429 RA:1", "429 RA:3600":
+				assert.Equal(t, outcome{"ok", 2}, o, "%s: a 429 is retried for every call", cell)
+			case "100 MiB":
+				want := "too large"
+				if ep.createsRecord {
+					want += " unknown"
+				}
+				assert.Equal(t, outcome{want, 1}, o, cell)
+			default: // reset, 5xx, cut body: retried only when safe
+				if ep.createsRecord {
+					assert.Equal(t, int32(1), o.received, cell)
+					assert.True(t, strings.HasSuffix(o.result, " unknown"), "%s: %s must match ErrOutcomeUnknown", cell, o.result)
+				} else {
+					assert.Equal(t, outcome{"ok", 2}, o, cell)
+				}
+			}
+		}
+	}
+	t.Logf("the 100 MiB servers wrote %d bytes in all before the clients hung up", hugeWritten.Load())
+	assert.Less(t, hugeWritten.Load(), int64(8<<20)*int64(len(eps)), "100 MiB bodies must be refused, not read")
+
+	doc, err := os.ReadFile("docs/reliability.md")
+	require.NoError(t, err)
+	assert.Contains(t, string(doc), table, "docs/reliability.md must show the measured matrix: update it from this test's -v output")
+
+	// No goroutine is left behind once clients and servers are closed.
+	assert.Eventually(t, func() bool { return runtime.NumGoroutine() <= goroutinesBefore+2 }, 5*time.Second, 50*time.Millisecond,
+		"goroutines: %d before, %d after", goroutinesBefore, runtime.NumGoroutine())
+}
+
+// runCell runs one endpoint against one fault and closes everything it opened.
+func runCell(t *testing.T, ep endpoint, k faultKind, memMu *sync.Mutex) outcome {
+	var url string
+	var received func() int32
+	if k.script == nil {
+		ln, err := net.Listen("tcp", "127.0.0.1:0")
+		require.NoError(t, err)
+		url = "http://" + ln.Addr().String()
+		require.NoError(t, ln.Close())
+		received = func() int32 { return 0 }
+	} else {
+		srv := newScriptedServer(t, ep, k.script...)
+		url = srv.URL
+		received = srv.received.Load
+	}
+	c := newLoopbackClient(t, url, insurance.WithMaxRetryAfter(1500*time.Millisecond))
+	ctx := context.Background()
+	if k.deadline > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, k.deadline)
+		defer cancel()
+	}
+
+	var before runtime.MemStats
+	if k.name == "100 MiB" {
+		memMu.Lock() // one at a time, so the heap figure is this call's
+		defer memMu.Unlock()
+		runtime.GC()
+		runtime.ReadMemStats(&before)
+	}
+	start := time.Now()
+	_, err := ep.call(ctx, c)
+	elapsed := time.Since(start)
+	if k.name == "100 MiB" {
+		var after runtime.MemStats
+		runtime.ReadMemStats(&after)
+		assert.Less(t, after.TotalAlloc-before.TotalAlloc, uint64(16<<20), "memory stays bounded")
+	}
+	switch k.name {
+	case "429 RA:1":
+		assert.GreaterOrEqual(t, elapsed, time.Second, "Retry-After: 1 is honoured")
+	case "429 RA:3600":
+		assert.Less(t, elapsed, 3*time.Second, "Retry-After: 3600 is capped")
+	}
+	return outcome{classify(t, err), received()}
+}
+
+func matrixTable(eps []endpoint, kinds []faultKind, cells [][]outcome) string {
+	var b strings.Builder
+	b.WriteString("| endpoint |")
+	for _, k := range kinds {
+		b.WriteString(" " + k.name + " |")
+	}
+	b.WriteString("\n|---|")
+	b.WriteString(strings.Repeat("---|", len(kinds)))
+	b.WriteString("\n")
+	for i, ep := range eps {
+		b.WriteString("| " + ep.name + " |")
+		for j := range kinds {
+			b.WriteString(" " + cells[i][j].String() + " |")
+		}
+		b.WriteString("\n")
+	}
+	return b.String()
+}
+
+// TestRedirectDoesNotCarryCredentials: a server that redirects to another host must
+// not get the Basic credentials or a customer secret, nor the body, to that host.
+func TestRedirectDoesNotCarryCredentials(t *testing.T) {
+	var leaked atomic.Int32
+	other := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		leaked.Add(1)
+		w.WriteHeader(200)
+	}))
+	defer other.Close()
+	redirecting := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		http.Redirect(w, r, other.URL+r.URL.Path, http.StatusTemporaryRedirect)
+	}))
+	defer redirecting.Close()
+	c := newLoopbackClient(t, redirecting.URL)
+
+	for _, ep := range endpoints() {
+		_, err := ep.call(context.Background(), c)
+		var apiErr *insurance.APIError
+		require.ErrorAs(t, err, &apiErr, ep.name)
+		assert.Equal(t, http.StatusTemporaryRedirect, apiErr.StatusCode)
+	}
+	assert.Zero(t, leaked.Load(), "nothing may reach the host a redirect points to")
+}
+
+// TestTLSIsVerified: the SDK never turns certificate checks off, so a server with an
+// untrusted certificate is refused.
+func TestTLSIsVerified(t *testing.T) {
+	srv := httptest.NewTLSServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		_, _ = io.WriteString(w, `[]`)
+	}))
+	defer srv.Close()
+	c := newLoopbackClient(t, srv.URL, insurance.WithMaxRetries(0))
+
+	_, err := c.ListProducts(context.Background())
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "certificate")
+
+	trusting := newLoopbackClient(t, srv.URL, insurance.WithHTTPClient(srv.Client()))
+	_, err = trusting.ListProducts(context.Background())
+	assert.NoError(t, err, "a transport the caller trusts with that certificate works")
+}
