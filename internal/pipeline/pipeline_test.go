@@ -67,3 +67,17 @@ func TestIsDialError(t *testing.T) {
 	assert.False(t, isDialError(&net.OpError{Op: "read", Err: errors.New("connection reset")}))
 	assert.False(t, isDialError(errors.New("EOF")))
 }
+
+// FuzzParseRetryAfter: any header value gives a wait that is never negative.
+func FuzzParseRetryAfter(f *testing.F) {
+	for _, v := range []string{"0", "120", "-1", "Sat, 21 Nov 2026 12:00:30 GMT", "soon", "99999999999999999999"} {
+		f.Add(v)
+	}
+	now := time.Date(2026, 11, 21, 12, 0, 0, 0, time.UTC)
+	f.Fuzz(func(t *testing.T, v string) {
+		d, ok := parseRetryAfter(v, now)
+		if d < 0 || (!ok && d != 0) {
+			t.Fatalf("parseRetryAfter(%q) = %v, %v", v, d, ok)
+		}
+	})
+}
