@@ -78,6 +78,24 @@
 // have a path: gap-medical, travel and tuition, each with "id", "name" and its
 // "quote_path" and/or "purchase_path".
 //
+// # Browsers
+//
+// For pages on the origins given to WithAllowedOrigins, the sandbox answers CORS
+// preflights and requests for the endpoints a browser may call, and only those: the
+// gap-medical quote and the travel quote (with Accept, Content-Type and
+// x-api-client-id: no Authorization, so no Basic auth from a page) and the gap-medical
+// purchase (with Authorization for the Bearer customer secret). Any other origin, and
+// every Basic-auth endpoint, gets no CORS headers and a 403 to its preflight.
+//
+// ComponentURL serves a small JavaScript custom element, <insurance-gap-medical>, a
+// SANDBOX STAND-IN for the insurer's client-side gap-medical component, not that
+// component. It takes the attributes client-id, customer-email-address,
+// coverage-start-date and include-payment-element (card number, expiry and CVC
+// fields), quotes through POST /v1/quote/gap-medical with the x-api-client-id header,
+// and offers validate() (resolving to {isValid, errors}), getPaymentToken(cardHolderName,
+// cardHolderPostalCode) (resolving to "tok_<random>", or "tok_declined" for
+// CardDeclined) and the quoteId property. Card numbers never leave the page.
+//
 // # Errors and limits
 //
 // Every error on every endpoint carries the events error body: {"error" (the status
@@ -121,6 +139,17 @@ type Option func(*sandbox.Config)
 func WithSecretTTL(d time.Duration) Option {
 	return func(c *sandbox.Config) { c.SecretTTL = d }
 }
+
+// WithAllowedOrigins lets pages served from these web origins (for example
+// "http://127.0.0.1:8090") call the endpoints a browser may call: the gap-medical
+// quote and purchase and the travel quote. No origin may call the others.
+func WithAllowedOrigins(origins ...string) Option {
+	return func(c *sandbox.Config) { c.AllowedOrigins = append(c.AllowedOrigins, origins...) }
+}
+
+// ComponentURL is the address of the sandbox's stand-in for the insurer's
+// client-side gap-medical component (see the package doc).
+func (s *Server) ComponentURL() string { return s.URL + sandbox.ComponentPath }
 
 // WithLatency makes every answer wait d, for timeout tests.
 func WithLatency(d time.Duration) Option {

@@ -6,6 +6,7 @@ package sandbox
 import (
 	"crypto/rand"
 	"crypto/subtle"
+	_ "embed"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
@@ -18,6 +19,9 @@ import (
 
 	"github.com/partnerinsure/insurance-go"
 )
+
+//go:embed static/gap-medical.js
+var componentJS []byte
 
 // Test values of the sandbox's payment processor.
 const (
@@ -41,6 +45,9 @@ type Config struct {
 	SecretTTL    time.Duration // lifetime of customer secrets; default 15 minutes
 	Latency      time.Duration // every answer waits this long
 	Now          func() time.Time
+	// AllowedOrigins are the web origins (e.g. "http://127.0.0.1:8090") whose pages may
+	// call the browser endpoints: the two gap-medical ones and the travel quote.
+	AllowedOrigins []string
 }
 
 // Sandbox is the interface's state and its HTTP handler. Safe for concurrent use.
@@ -50,6 +57,7 @@ type Sandbox struct {
 	secretTTL    time.Duration
 	latency      time.Duration
 	now          func() time.Time
+	origins      map[string]bool
 	handler      http.Handler
 
 	mu       sync.Mutex
@@ -68,6 +76,7 @@ func New(cfg Config) *Sandbox {
 		secretTTL:    cfg.SecretTTL,
 		latency:      cfg.Latency,
 		now:          cfg.Now,
+		origins:      map[string]bool{},
 		quotes:       newStore[*quote](MaxRecords),
 		policies:     newStore[*policy](MaxRecords),
 		secrets:      newStore[customerSecret](MaxRecords),
@@ -85,6 +94,9 @@ func New(cfg Config) *Sandbox {
 	}
 	if s.now == nil {
 		s.now = time.Now
+	}
+	for _, o := range cfg.AllowedOrigins {
+		s.origins[strings.TrimSuffix(o, "/")] = true
 	}
 	s.handler = s.routes()
 	return s
@@ -115,18 +127,30 @@ type endpoint struct {
 	method string
 	auth   auth
 	handle func(s *Sandbox, r *http.Request, bearerEmail string) (int, any, error)
+	// corsHeaders, when set, lets pages on an allowed origin call the endpoint with
+	// these request headers. Basic-auth endpoints have none: no page may call them.
+	corsHeaders string
 }
+
+// Request headers a page may send to the browser endpoints.
+const (
+	corsClientID = "Accept, Content-Type, x-api-client-id"
+	corsBearer   = "Accept, Content-Type, Authorization"
+)
+
+// ComponentPath serves the sandbox stand-in for the client-side gap-medical component.
+const ComponentPath = "/sandbox/gap-medical.js"
 
 func (s *Sandbox) routes() http.Handler {
 	table := map[string]endpoint{
-		"/v1/products":             {http.MethodGet, authBasic, (*Sandbox).listProducts},
-		"/v1/quote/travel":         {http.MethodPost, authBasicOrClientID, (*Sandbox).quoteTravel},
-		"/v1/quote/gap-medical":    {http.MethodPost, authClientID, (*Sandbox).quoteGapMedical},
-		"/v1/purchase/tuition":     {http.MethodPost, authBasic, (*Sandbox).purchaseTuition},
-		"/v1/purchase/gap-medical": {http.MethodPost, authBearer, (*Sandbox).purchaseGapMedical},
-		"/v1/auth/customer/secret": {http.MethodPost, authBasic, (*Sandbox).createCustomerSecret},
-		"/v1/partners/onboard":     {http.MethodPost, authBasic, (*Sandbox).onboardPartner},
-		"/v1/events":               {http.MethodPost, authBasic, (*Sandbox).createEvent},
+		"/v1/products":             {http.MethodGet, authBasic, (*Sandbox).listProducts, ""},
+		"/v1/quote/travel":         {http.MethodPost, authBasicOrClientID, (*Sandbox).quoteTravel, corsClientID},
+		"/v1/quote/gap-medical":    {http.MethodPost, authClientID, (*Sandbox).quoteGapMedical, corsClientID},
+		"/v1/purchase/tuition":     {http.MethodPost, authBasic, (*Sandbox).purchaseTuition, ""},
+		"/v1/purchase/gap-medical": {http.MethodPost, authBearer, (*Sandbox).purchaseGapMedical, corsBearer},
+		"/v1/auth/customer/secret": {http.MethodPost, authBasic, (*Sandbox).createCustomerSecret, ""},
+		"/v1/partners/onboard":     {http.MethodPost, authBasic, (*Sandbox).onboardPartner, ""},
+		"/v1/events":               {http.MethodPost, authBasic, (*Sandbox).createEvent, ""},
 	}
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		defer func() {
@@ -142,7 +166,16 @@ func (s *Sandbox) routes() http.Handler {
 				return
 			}
 		}
+		if r.URL.Path == ComponentPath && r.Method == http.MethodGet {
+			w.Header().Set("Content-Type", "text/javascript; charset=utf-8")
+			w.Header().Set("Cache-Control", "no-store")
+			_, _ = w.Write(componentJS)
+			return
+		}
 		ep, ok := table[r.URL.Path]
+		if ok && s.cors(w, r, ep) {
+			return // a preflight, answered
+		}
 		switch {
 		case !ok:
 			writeError(w, &apiError{status: http.StatusNotFound, code: "not_found", message: "no endpoint " + r.URL.Path})
@@ -164,6 +197,32 @@ func (s *Sandbox) routes() http.Handler {
 		}
 		writeError(w, err)
 	})
+}
+
+// cors sets the CORS headers for a page on an allowed origin calling a browser
+// endpoint, and answers its preflight (returning true). Anything else gets no CORS
+// headers, so browsers keep other origins, and every page off the Basic endpoints.
+func (s *Sandbox) cors(w http.ResponseWriter, r *http.Request, ep endpoint) bool {
+	origin := r.Header.Get("Origin")
+	preflight := r.Method == http.MethodOptions && r.Header.Get("Access-Control-Request-Method") != ""
+	if origin == "" || ep.corsHeaders == "" || !s.origins[origin] {
+		if preflight {
+			writeError(w, &apiError{status: http.StatusForbidden, code: "cors_refused", message: "origin " + origin + " may not call " + r.URL.Path})
+			return true
+		}
+		return false
+	}
+	w.Header().Add("Vary", "Origin")
+	w.Header().Set("Access-Control-Allow-Origin", origin)
+	w.Header().Set("Access-Control-Expose-Headers", "X-Request-Id")
+	if !preflight {
+		return false
+	}
+	w.Header().Set("Access-Control-Allow-Methods", ep.method)
+	w.Header().Set("Access-Control-Allow-Headers", ep.corsHeaders)
+	w.Header().Set("Access-Control-Max-Age", "600")
+	w.WriteHeader(http.StatusNoContent)
+	return true
 }
 
 // authenticate checks the one scheme the endpoint accepts. For the Bearer scheme it

@@ -23,9 +23,10 @@ type Env struct {
 }
 
 // Open connects, says in one line to what, and returns a function that releases it.
-func Open(out io.Writer) (*Env, func(), error) {
+// sandboxOpts configure the sandbox when one is started.
+func Open(out io.Writer, sandboxOpts ...insurancetest.Option) (*Env, func(), error) {
 	if os.Getenv(insurance.EnvBaseURL) == "" {
-		srv := insurancetest.NewServer()
+		srv := insurancetest.NewServer(sandboxOpts...)
 		fmt.Fprintf(out, "Using the in-process sandbox at %s (set %s to use a real service).\n", srv.URL, insurance.EnvBaseURL)
 		env := &Env{
 			Backend: srv.Client(),
