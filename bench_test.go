@@ -195,3 +195,45 @@ func BenchmarkListProducts(b *testing.B) {
 }
 
 func runtimeGOMAXPROCS() int { return runtime.GOMAXPROCS(0) }
+
+// BenchmarkClientOverhead isolates what each client costs on its own side: the same
+// quote call over an in-memory transport that answers at once, so the figures are
+// the client's CPU and allocations without the loopback network and server noise.
+func BenchmarkClientOverhead(b *testing.B) {
+	answer := []byte(benchQuoteBody)
+	transport := roundTripFunc(func(r *http.Request) (*http.Response, error) {
+		if r.Body != nil {
+			_, _ = io.Copy(io.Discard, r.Body)
+			_ = r.Body.Close()
+		}
+		return &http.Response{
+			StatusCode: 201, Header: http.Header{"Content-Type": {"application/json"}}, Request: r,
+			Body: io.NopCloser(bytes.NewReader(answer)), ContentLength: int64(len(answer)),
+		}, nil
+	})
+	req := fullTravelQuote()
+	ctx := context.Background()
+	b.Run("sdk", func(b *testing.B) {
+		c, err := insurance.NewClient(testBaseURL, insurance.WithCredentials(testClientID, testClientSecret),
+			insurance.WithHTTPClient(&http.Client{Transport: transport}))
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.ReportAllocs()
+		for b.Loop() {
+			if _, err := c.QuoteTravel(ctx, req); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("hand", func(b *testing.B) {
+		h := &handWritten{base: testBaseURL, hc: &http.Client{Transport: transport}}
+		b.ReportAllocs()
+		for b.Loop() {
+			var q handQuote
+			if err := h.do(ctx, http.MethodPost, "/v1/quote/travel", req, &q); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+}

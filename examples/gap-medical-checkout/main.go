@@ -23,8 +23,6 @@ import (
 	"net"
 	"net/http"
 	"os"
-	"os/signal"
-	"syscall"
 	"time"
 
 	"github.com/partnerinsure/insurance-go"
@@ -51,6 +49,7 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 	if err != nil {
 		return err
 	}
+	defer ln.Close() // on the early returns; Serve closes it too
 	origin := "http://" + ln.Addr().String()
 
 	env, closeEnv, err := connect.Open(out, insurancetest.WithAllowedOrigins(origin), insurancetest.WithSecretTTL(*secretTTL))
@@ -71,16 +70,5 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 
 	srv := &http.Server{Handler: app.routes(), ReadHeaderTimeout: 10 * time.Second}
 	fmt.Fprintf(out, "Checkout on %s/ (open it in your browser; Ctrl-C to stop)\n", origin)
-	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
-	defer stop()
-	go func() {
-		<-ctx.Done()
-		shutdown, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-		defer cancel()
-		_ = srv.Shutdown(shutdown)
-	}()
-	if err := srv.Serve(ln); !errors.Is(err, http.ErrServerClosed) {
-		return err
-	}
-	return nil
+	return connect.Serve(ctx, srv, ln)
 }

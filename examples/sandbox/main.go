@@ -9,17 +9,15 @@ package main
 
 import (
 	"context"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"net"
 	"net/http"
 	"os"
-	"os/signal"
-	"syscall"
 	"time"
 
+	"github.com/partnerinsure/insurance-go/examples/internal/connect"
 	"github.com/partnerinsure/insurance-go/internal/sandbox"
 )
 
@@ -54,16 +52,5 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 	fmt.Fprintf(out, "test cards: %s ok, %s declined; tokens: %s ok, %s declined\n",
 		sandbox.CardOK, sandbox.CardDeclined, sandbox.TokenOK, sandbox.TokenDeclined)
 
-	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
-	defer stop()
-	go func() {
-		<-ctx.Done()
-		shutdown, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-		defer cancel()
-		_ = srv.Shutdown(shutdown)
-	}()
-	if err := srv.Serve(ln); !errors.Is(err, http.ErrServerClosed) {
-		return err
-	}
-	return nil
+	return connect.Serve(ctx, srv, ln)
 }

@@ -85,7 +85,10 @@ type Error struct {
 	Err            error
 }
 
+// Error returns the cause's text.
 func (e *Error) Error() string { return e.Err.Error() }
+
+// Unwrap returns the cause.
 func (e *Error) Unwrap() error { return e.Err }
 
 // Pipeline sends requests for one client. It is safe for concurrent use.
@@ -255,13 +258,10 @@ func (st *callState) readBody(resp *http.Response) error {
 	body, err := readCapped(resp.Body, resp.ContentLength, limit)
 	st.body = body
 	resp.Body = http.NoBody
-	switch {
-	case !success:
-		return nil // the status is the answer; a short error body is kept as it is
-	case err != nil:
-		return err
+	if !success {
+		return nil // the status is the answer; a short or capped error body is kept as it is
 	}
-	return nil
+	return err
 }
 
 // readCapped reads at most limit bytes; more is ErrResponseTooLarge. A known length
@@ -373,6 +373,7 @@ type attemptTransport struct {
 	logger *slog.Logger
 }
 
+// RoundTrip sends one attempt, counting and logging it.
 func (t *attemptTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 	st := stateOf(req.Context())
 	if st == nil {

@@ -120,24 +120,29 @@ func (s *Sandbox) saveQuote(product, id, email string, premium float64, currency
 	if currency == "" {
 		currency = defaultCurrency
 	}
-	now := s.now().UTC()
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if id == "" {
-		q := &quote{
-			QuoteID: "q_" + randomHex(8), Product: product, Status: quoteStatusQuoted,
-			Premium: premium, Currency: currency, CustomerEmailAddress: email,
-			CreatedAt: now, UpdatedAt: now,
-		}
-		s.quotes.put(q.QuoteID, q)
-		return http.StatusCreated, *q, nil
+		return http.StatusCreated, *s.newQuote(product, email, premium, currency), nil
 	}
 	q, err := s.quoteFor(product, id)
 	if err != nil {
 		return 0, nil, err
 	}
-	q.Premium, q.Currency, q.CustomerEmailAddress, q.UpdatedAt = premium, currency, email, now
+	q.Premium, q.Currency, q.CustomerEmailAddress, q.UpdatedAt = premium, currency, email, s.now().UTC()
 	return http.StatusOK, *q, nil
+}
+
+// newQuote stores a new quote. The caller holds s.mu.
+func (s *Sandbox) newQuote(product, email string, premium float64, currency string) *quote {
+	now := s.now().UTC()
+	q := &quote{
+		QuoteID: "q_" + randomHex(8), Product: product, Status: quoteStatusQuoted,
+		Premium: premium, Currency: currency, CustomerEmailAddress: email,
+		CreatedAt: now, UpdatedAt: now,
+	}
+	s.quotes.put(q.QuoteID, q)
+	return q
 }
 
 // quoteFor finds a quote of product that can still be bought or updated. The caller
@@ -398,16 +403,9 @@ func (s *Sandbox) createEvent(r *http.Request, _ string) (int, any, error) {
 // NewTuitionQuote creates a tuition quote for email, as happens outside the
 // interface, and returns its id.
 func (s *Sandbox) NewTuitionQuote(email string) string {
-	now := s.now().UTC()
-	q := &quote{
-		QuoteID: "q_" + randomHex(8), Product: productTuition, Status: quoteStatusQuoted,
-		Premium: tuitionPremium, Currency: defaultCurrency, CustomerEmailAddress: email,
-		CreatedAt: now, UpdatedAt: now,
-	}
 	s.mu.Lock()
-	s.quotes.put(q.QuoteID, q)
-	s.mu.Unlock()
-	return q.QuoteID
+	defer s.mu.Unlock()
+	return s.newQuote(productTuition, email, tuitionPremium, defaultCurrency).QuoteID
 }
 
 // MarkPurchased binds a policy to the quote, as when a policy is bought outside the

@@ -280,6 +280,7 @@ type apiError struct {
 	reason  string
 }
 
+// Error returns the message.
 func (e *apiError) Error() string { return e.message }
 
 func unauthorized(message string) *apiError {

@@ -4,9 +4,16 @@
 package connect
 
 import (
+	"context"
+	"errors"
 	"fmt"
 	"io"
+	"net"
+	"net/http"
 	"os"
+	"os/signal"
+	"syscall"
+	"time"
 
 	"github.com/partnerinsure/insurance-go"
 	"github.com/partnerinsure/insurance-go/insurancetest"
@@ -45,4 +52,21 @@ func Open(out io.Writer, sandboxOpts ...insurancetest.Option) (*Env, func(), err
 	}
 	fmt.Fprintf(out, "Using %s.\n", backend.BaseURL())
 	return &Env{Backend: backend, Browser: browser}, func() {}, nil
+}
+
+// Serve serves srv on ln until ctx ends or the process is interrupted, then shuts it
+// down gracefully.
+func Serve(ctx context.Context, srv *http.Server, ln net.Listener) error {
+	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	go func() {
+		<-ctx.Done()
+		shutdown, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		_ = srv.Shutdown(shutdown)
+	}()
+	if err := srv.Serve(ln); !errors.Is(err, http.ErrServerClosed) {
+		return err
+	}
+	return nil
 }
