@@ -26,17 +26,23 @@ func booking() *Booking {
 	}
 }
 
-// With httpmock: the client gets a per-test mock transport through WithHTTPClient
+// mockedClient gives each test its own httpmock transport through WithHTTPClient
 // (never httpmock.Activate, which swaps the global transport and breaks t.Parallel).
-// You script each answer and can assert exactly what your code sent.
-func TestQuoteTripWithHTTPMock(t *testing.T) {
-	t.Parallel()
+func mockedClient(t *testing.T) (*insurance.Client, *httpmock.MockTransport) {
+	t.Helper()
 	mock := httpmock.NewMockTransport()
 	client, err := insurance.NewClient("https://api.insurer.example",
 		insurance.WithCredentials("ci_test", "cs_test"),
 		insurance.WithHTTPClient(&http.Client{Transport: mock}),
 	)
 	require.NoError(t, err)
+	return client, mock
+}
+
+// With httpmock you script each answer and can assert exactly what your code sent.
+func TestQuoteTripWithHTTPMock(t *testing.T) {
+	t.Parallel()
+	client, mock := mockedClient(t)
 	seller := &CoverSeller{Insurance: client}
 
 	var sentCost float64
@@ -66,18 +72,13 @@ func TestQuoteTripWithHTTPMock(t *testing.T) {
 
 func TestQuoteTripAlreadyCoveredWithHTTPMock(t *testing.T) {
 	t.Parallel()
-	mock := httpmock.NewMockTransport()
-	client, err := insurance.NewClient("https://api.insurer.example",
-		insurance.WithCredentials("ci_test", "cs_test"),
-		insurance.WithHTTPClient(&http.Client{Transport: mock}),
-	)
-	require.NoError(t, err)
+	client, mock := mockedClient(t)
 	mock.RegisterResponder(http.MethodPost, "https://api.insurer.example/v1/quote/travel",
 		httpmock.NewStringResponder(422, `{"error_code":"quote_unavailable","message":"quote has an active policy"}`))
 
 	b := booking()
 	b.QuoteID = "q_bought"
-	_, err = (&CoverSeller{Insurance: client}).QuoteTrip(context.Background(), b)
+	_, err := (&CoverSeller{Insurance: client}).QuoteTrip(context.Background(), b)
 	assert.ErrorIs(t, err, ErrAlreadyCovered)
 }
 
@@ -130,16 +131,11 @@ func TestCoverSellerWithSandbox(t *testing.T) {
 // service turns it into ErrCheckStatus.
 func TestBuyTuitionCoverOutcomeUnknown(t *testing.T) {
 	t.Parallel()
-	mock := httpmock.NewMockTransport()
-	client, err := insurance.NewClient("https://api.insurer.example",
-		insurance.WithCredentials("ci_test", "cs_test"),
-		insurance.WithHTTPClient(&http.Client{Transport: mock}),
-	)
-	require.NoError(t, err)
+	client, mock := mockedClient(t)
 	mock.RegisterResponder(http.MethodPost, "https://api.insurer.example/v1/purchase/tuition",
 		httpmock.NewStringResponder(503, `<html>upstream down</html>`))
 
-	_, err = (&CoverSeller{Insurance: client}).BuyTuitionCover(context.Background(), "q_1", insurance.Card{Number: insurancetest.CardOK})
+	_, err := (&CoverSeller{Insurance: client}).BuyTuitionCover(context.Background(), "q_1", insurance.Card{Number: insurancetest.CardOK})
 	assert.ErrorIs(t, err, ErrCheckStatus)
 	assert.Equal(t, 1, mock.GetTotalCallCount(), "sent once")
 }
