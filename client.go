@@ -56,8 +56,10 @@ const (
 // A Client is safe for concurrent use by many goroutines and reuses connections.
 type Client struct {
 	baseURL     string
+	server      CallInfo // ServerAddress and ServerPort of baseURL, for observers
 	credentials credentials
 	pipe        *pipeline.Pipeline
+	observers   []Observer
 }
 
 // Option configures a Client. Options check their input: NewClient returns the first
@@ -71,9 +73,12 @@ type settings struct {
 	retryWaitMin           time.Duration
 	retryWaitMax           time.Duration
 	maxRetryAfter          time.Duration
+	attemptTimeout         time.Duration
+	recordIdleTimeout      time.Duration
 	logger                 *slog.Logger
 	userAgentSuffix        string
 	insecureHTTP           bool
+	observers              []Observer
 }
 
 // WithCredentials sets the partner's client id and client secret, for partner
@@ -153,6 +158,62 @@ func WithMaxRetryAfter(d time.Duration) Option {
 	}
 }
 
+// WithAttemptTimeout bounds each attempt of a call, reading the answer included; the
+// context bounds the whole call, waits and retries included. An idempotent call
+// (products, quotes, customer secret) whose attempt times out is retried like one
+// whose connection was reset; a record-creating call (purchases, onboarding, events)
+// is not, and its error matches ErrOutcomeUnknown unless no connection was made.
+// Default: no bound but the context's.
+func WithAttemptTimeout(d time.Duration) Option {
+	return func(s *settings) error {
+		if d <= 0 {
+			return fmt.Errorf("insurance: WithAttemptTimeout(%s): want > 0", d)
+		}
+		s.attemptTimeout = d
+		return nil
+	}
+}
+
+// DefaultRecordIdleTimeout is the default of WithRecordIdleTimeout.
+const DefaultRecordIdleTimeout = time.Second
+
+// WithRecordIdleTimeout sets the longest a connection may have sat idle for a
+// record-creating call (purchases, onboarding, events) to reuse it; default 1s.
+//
+// Servers and proxies close idle keep-alive connections (nginx after 75s, cloud load
+// balancers after 60s, Apache httpd and Node after 5s). A purchase written to a
+// connection the other end is closing at that moment fails with no answer, and as it
+// may have been processed, the SDK cannot send it again: ErrOutcomeUnknown, for
+// nothing. So record-creating calls ride a pool of their own whose connections are
+// closed after d idle, well before any common keep-alive timeout; other calls keep
+// the main pool (net/http and the SDK retry them safely). Set d below the keep-alive
+// timeout of every server and proxy on the way. With WithHTTPClient, this applies when
+// its Transport is an *http.Transport (or nil): it is cloned; any other RoundTripper
+// is used as it is. 0 turns the separate pool off: record-creating calls share the
+// main pool.
+func WithRecordIdleTimeout(d time.Duration) Option {
+	return func(s *settings) error {
+		if d < 0 {
+			return fmt.Errorf("insurance: WithRecordIdleTimeout(%s): want >= 0", d)
+		}
+		s.recordIdleTimeout = d
+		return nil
+	}
+}
+
+// WithObserver adds an Observer that sees every call of the Client: once when it
+// starts, before each attempt, and once when it ends. Observers run in the order
+// given; EndCall in the reverse order.
+func WithObserver(o Observer) Option {
+	return func(s *settings) error {
+		if o == nil {
+			return errors.New("insurance: WithObserver needs a non-nil Observer")
+		}
+		s.observers = append(s.observers, o)
+		return nil
+	}
+}
+
 // WithLogger sets the logger. The Client logs one debug line per attempt with method,
 // path, status, attempt and latency; never a header value or a body. Default: discard.
 func WithLogger(l *slog.Logger) Option {
@@ -192,11 +253,12 @@ func WithInsecureHTTP() Option {
 // loopback unless WithInsecureHTTP is given.
 func NewClient(baseURL string, opts ...Option) (*Client, error) {
 	s := settings{
-		maxRetries:    DefaultMaxRetries,
-		retryWaitMin:  DefaultRetryWaitMin,
-		retryWaitMax:  DefaultRetryWaitMax,
-		maxRetryAfter: DefaultMaxRetryAfter,
-		logger:        slog.New(slog.DiscardHandler),
+		maxRetries:        DefaultMaxRetries,
+		retryWaitMin:      DefaultRetryWaitMin,
+		retryWaitMax:      DefaultRetryWaitMax,
+		maxRetryAfter:     DefaultMaxRetryAfter,
+		recordIdleTimeout: DefaultRecordIdleTimeout,
+		logger:            slog.New(slog.DiscardHandler),
 	}
 	for _, opt := range opts {
 		if opt == nil {
@@ -214,20 +276,29 @@ func NewClient(baseURL string, opts ...Option) (*Client, error) {
 	if s.userAgentSuffix != "" {
 		userAgent += " " + s.userAgentSuffix
 	}
-	return &Client{
+	c := &Client{
 		baseURL:     base,
 		credentials: newCredentials(s.clientID, s.clientSecret),
-		pipe: pipeline.New(pipeline.Config{
-			BaseURL:       base,
-			HTTPClient:    s.httpClient,
-			MaxRetries:    s.maxRetries,
-			RetryWaitMin:  s.retryWaitMin,
-			RetryWaitMax:  s.retryWaitMax,
-			MaxRetryAfter: s.maxRetryAfter,
-			Logger:        s.logger,
-			UserAgent:     userAgent,
-		}),
-	}, nil
+		observers:   s.observers,
+	}
+	c.server = newServerInfo(base)
+	cfg := pipeline.Config{
+		BaseURL:           base,
+		HTTPClient:        s.httpClient,
+		MaxRetries:        s.maxRetries,
+		RetryWaitMin:      s.retryWaitMin,
+		RetryWaitMax:      s.retryWaitMax,
+		MaxRetryAfter:     s.maxRetryAfter,
+		AttemptTimeout:    s.attemptTimeout,
+		RecordIdleTimeout: s.recordIdleTimeout,
+		Logger:            s.logger,
+		UserAgent:         userAgent,
+	}
+	if len(c.observers) > 0 {
+		cfg.BeforeAttempt = c.startAttempt
+	}
+	c.pipe = pipeline.New(cfg)
+	return c, nil
 }
 
 // Environment variables read by NewClientFromEnv.
@@ -355,40 +426,59 @@ type validator interface{ validate() error }
 type responseHolder interface{ setResponse(Response) }
 
 // call is the single path of every endpoint: validate, authorize, send, map errors,
-// decode.
+// decode, with the Client's observers around it all.
 func (c *Client) call(ctx context.Context, rt route, in, out any) (Response, error) {
 	if ctx == nil {
 		return Response{}, &ValidationError{Field: "ctx", Problem: "is nil"}
 	}
+	if len(c.observers) == 0 {
+		res, _, err := c.exchange(ctx, rt, in, out)
+		return res, err
+	}
+	info := c.callInfo(rt)
+	for _, o := range c.observers {
+		ctx = o.StartCall(ctx, info)
+	}
+	res, attempts, err := c.exchange(ctx, rt, in, out)
+	result := resultOf(res, attempts, err)
+	for i := len(c.observers) - 1; i >= 0; i-- {
+		c.observers[i].EndCall(ctx, info, result)
+	}
+	return res, err
+}
+
+// exchange is call without observers; it also says how many attempts went out.
+func (c *Client) exchange(ctx context.Context, rt route, in, out any) (Response, int, error) {
 	if v, ok := in.(validator); ok {
 		if err := v.validate(); err != nil {
-			return Response{}, err
+			return Response{}, 0, err
 		}
 	}
 	header, value, err := c.credentials.authorize(rt.auth)
 	if err != nil {
-		return Response{}, fmt.Errorf("insurance: %s %s: %w", rt.method, rt.path, err)
+		return Response{}, 0, fmt.Errorf("insurance: %s %s: %w", rt.method, rt.path, err)
 	}
 	res, err := c.pipe.Send(ctx, pipeline.Request{
 		Method: rt.method, Path: rt.path, Body: in,
 		AuthHeader: header, AuthValue: value, Class: rt.class,
 	})
 	if err != nil {
-		return Response{}, newRequestError(rt, err)
+		reqErr := newRequestError(rt, err)
+		return Response{}, reqErr.Attempts, reqErr
 	}
 	if res.StatusCode < 200 || res.StatusCode > 299 {
-		return Response{}, newAPIError(rt, res)
+		return Response{}, res.Attempts, newAPIError(rt, res)
 	}
 	if out != nil && len(res.Body) > 0 {
 		if err := json.Unmarshal(res.Body, out); err != nil {
-			return Response{}, newDecodeError(rt, res, err)
+			return Response{}, res.Attempts, newDecodeError(rt, res, err)
 		}
 	}
 	resp := Response{StatusCode: res.StatusCode, Header: res.Header, Raw: res.Body}
 	if h, ok := out.(responseHolder); ok {
 		h.setResponse(resp)
 	}
-	return resp, nil
+	return resp, res.Attempts, nil
 }
 
 // send is call for the typed endpoints: it allocates the result.

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"net/http"
 	"strings"
+	"time"
 
 	"github.com/partnerinsure/insurance-go/internal/pipeline"
 )
@@ -46,6 +47,10 @@ type APIError struct {
 	Header     http.Header
 	Body       []byte // raw body, capped at 64 KiB
 	Attempts   int    // how many times the request was sent
+	// RetryAfter is the answer's Retry-After (delay-seconds or an HTTP date) as the
+	// server sent it, uncapped; 0 when absent. A 429 or 503 whose Retry-After would
+	// end after the context's deadline is returned at once, with RetryAfter set.
+	RetryAfter time.Duration
 
 	outcomeUnknown bool
 }
@@ -68,6 +73,9 @@ func (e *APIError) Error() string {
 	}
 	if e.Attempts > 1 {
 		fmt.Fprintf(&b, " after %d attempts", e.Attempts)
+	}
+	if e.RetryAfter > 0 {
+		fmt.Fprintf(&b, " (retry after %s)", e.RetryAfter)
 	}
 	if e.outcomeUnknown {
 		b.WriteString(" (outcome unknown: check before trying again)")
@@ -126,6 +134,7 @@ func newAPIError(rt route, res pipeline.Response) *APIError {
 		Attempts:       res.Attempts,
 		outcomeUnknown: rt.class == pipeline.CreatesRecord && res.StatusCode >= 500,
 	}
+	e.RetryAfter, _ = pipeline.ParseRetryAfter(res.Header.Get("Retry-After"), time.Now())
 	var body errorBody
 	if json.Unmarshal(res.Body, &body) == nil {
 		e.Code, e.Message, e.Reason = body.ErrorCode, body.Message, body.Reason
@@ -144,9 +153,12 @@ func newAPIError(rt route, res pipeline.Response) *APIError {
 // ended, the connection failed, or a 2xx body was too large, cut short or not JSON.
 // Err keeps the cause: errors.Is(err, context.DeadlineExceeded) works.
 type RequestError struct {
-	Method   string
-	Path     string
-	Attempts int // how many times the request was sent
+	Method string
+	Path   string
+	// Attempts is how many times the request went out, counting net/http's own silent
+	// resend of a request on a fresh connection when a reused one failed, and
+	// attempts that could not connect.
+	Attempts int
 	// StatusCode and Body are those of a 2xx answer whose body could not be read or
 	// decoded: the body is kept (capped at 16 MiB) so nothing the server said is lost.
 	StatusCode int
@@ -155,7 +167,12 @@ type RequestError struct {
 	// OutcomeUnknown is true when a record-creating call may have reached the server:
 	// the error then also matches ErrOutcomeUnknown.
 	OutcomeUnknown bool
-	Err            error
+	// LastAnswer is the last non-2xx answer when the call's context ended after it
+	// (waiting to retry it, or during the retry): errors.As(err, &apiErr) gives it,
+	// and err matches its sentinel (ErrServer, ErrRateLimited, ...) as well as the
+	// context's error.
+	LastAnswer *APIError
+	Err        error
 }
 
 // Error names method, path, attempts and cause.
@@ -173,6 +190,9 @@ func (e *RequestError) Error() string {
 		fmt.Fprintf(&b, ": %d attempts", e.Attempts)
 	}
 	fmt.Fprintf(&b, ": %v", e.Err)
+	if e.LastAnswer != nil {
+		fmt.Fprintf(&b, " (last answer: %d %s)", e.LastAnswer.StatusCode, http.StatusText(e.LastAnswer.StatusCode))
+	}
 	if e.OutcomeUnknown {
 		b.WriteString(" (outcome unknown: check before trying again)")
 	}
@@ -182,9 +202,23 @@ func (e *RequestError) Error() string {
 // Unwrap returns the cause.
 func (e *RequestError) Unwrap() error { return e.Err }
 
-// Is matches ErrOutcomeUnknown when OutcomeUnknown is set.
+// Is matches ErrOutcomeUnknown when OutcomeUnknown is set, and the sentinel of
+// LastAnswer's status.
 func (e *RequestError) Is(target error) bool {
-	return target == ErrOutcomeUnknown && e.OutcomeUnknown
+	if target == ErrOutcomeUnknown {
+		return e.OutcomeUnknown
+	}
+	return e.LastAnswer != nil && e.LastAnswer.Is(target)
+}
+
+// As hands out LastAnswer to errors.As(err, **APIError).
+func (e *RequestError) As(target any) bool {
+	p, ok := target.(**APIError)
+	if ok && e.LastAnswer != nil {
+		*p = e.LastAnswer
+		return true
+	}
+	return false
 }
 
 func newRequestError(rt route, err error) *RequestError {
@@ -193,6 +227,9 @@ func newRequestError(rt route, err error) *RequestError {
 	if errors.As(err, &pe) {
 		e.Attempts, e.StatusCode, e.Header, e.Body, e.Err = pe.Attempts, pe.StatusCode, pe.Header, pe.Body, pe.Err
 		e.OutcomeUnknown = rt.class == pipeline.CreatesRecord && pe.MayHaveArrived
+		if pe.Last != nil {
+			e.LastAnswer = newAPIError(rt, *pe.Last)
+		}
 	}
 	return e
 }

@@ -31,7 +31,8 @@ import (
 // faultKind is one column of the matrix.
 type faultKind struct {
 	name     string
-	deadline time.Duration // context deadline for the call; 0: none
+	deadline time.Duration      // context deadline for the call; 0: none
+	opts     []insurance.Option // client options beyond the matrix's own
 	// script is what the server does with each request in turn; after it, success.
 	// nil: nothing listens at all (connection refused).
 	script []fault
@@ -73,6 +74,9 @@ func faultKinds(hugeWritten *atomic.Int64) []faultKind {
 		{name: "503", script: []fault{status(503)}},
 		{name: "429 RA:1", script: []fault{status(429, "Retry-After", "1")}},
 		{name: "429 RA:3600", script: []fault{status(429, "Retry-After", "3600")}},
+		{name: "429 RA:3600 ctx 500ms", deadline: 500 * time.Millisecond, script: []fault{status(429, "Retry-After", "3600")}},
+		{name: "503 RA:1 ctx 300ms", deadline: 300 * time.Millisecond, script: []fault{status(503, "Retry-After", "1")}},
+		{name: "hang, attempt 200ms", opts: []insurance.Option{insurance.WithAttemptTimeout(200 * time.Millisecond)}, script: []fault{hang}},
 		{name: "502 html", script: []fault{htmlStatus(502)}},
 		{name: "504 html", script: []fault{htmlStatus(504)}},
 		{name: "cut 201", script: []fault{truncated}},
@@ -112,7 +116,9 @@ func classify(t *testing.T, err error) string {
 		require.ErrorAs(t, err, &reqErr)
 		return "deadline" + suffix
 	case errors.As(err, &apiErr):
-		require.ErrorIs(t, err, insurance.ErrServer, "only 5xx answers end a call in the matrix")
+		if apiErr.StatusCode != http.StatusTooManyRequests {
+			require.ErrorIs(t, err, insurance.ErrServer, "only 429 and 5xx answers end a call in the matrix")
+		}
 		return strconv.Itoa(apiErr.StatusCode) + suffix
 	case errors.Is(err, syscall.ECONNREFUSED):
 		require.ErrorAs(t, err, &reqErr)
@@ -178,6 +184,20 @@ func TestFaultMatrix(t *testing.T) {
 				assert.Equal(t, outcome{want, 1}, o, cell)
 			case "429 RA:1", "429 RA:3600":
 				assert.Equal(t, outcome{"ok", 2}, o, "%s: a 429 is retried for every call", cell)
+			case "429 RA:3600 ctx 500ms":
+				assert.Equal(t, outcome{"429", 1}, o, "%s: a wait past the deadline is not begun; the 429 is the answer", cell)
+			case "503 RA:1 ctx 300ms":
+				want := "503"
+				if ep.createsRecord {
+					want += " unknown"
+				}
+				assert.Equal(t, outcome{want, 1}, o, "%s: a wait past the deadline is not begun; the 503 is the answer", cell)
+			case "hang, attempt 200ms":
+				if ep.createsRecord {
+					assert.Equal(t, outcome{"deadline unknown", 1}, o, "%s: a timed-out purchase is not sent again", cell)
+				} else {
+					assert.Equal(t, outcome{"ok", 2}, o, "%s: a timed-out idempotent attempt is retried", cell)
+				}
 			case "100 MiB":
 				want := "too large"
 				if ep.createsRecord {
@@ -221,7 +241,7 @@ func runCell(t *testing.T, ep endpoint, k faultKind, memMu *sync.Mutex) outcome 
 		url = srv.URL
 		received = srv.received.Load
 	}
-	c := newLoopbackClient(t, url, insurance.WithMaxRetryAfter(1500*time.Millisecond))
+	c := newLoopbackClient(t, url, append([]insurance.Option{insurance.WithMaxRetryAfter(1500 * time.Millisecond)}, k.opts...)...)
 	ctx := context.Background()
 	if k.deadline > 0 {
 		var cancel context.CancelFunc
@@ -249,6 +269,12 @@ func runCell(t *testing.T, ep endpoint, k faultKind, memMu *sync.Mutex) outcome 
 		assert.GreaterOrEqual(t, elapsed, time.Second, "Retry-After: 1 is honoured")
 	case "429 RA:3600":
 		assert.Less(t, elapsed, 3*time.Second, "Retry-After: 3600 is capped")
+	case "429 RA:3600 ctx 500ms", "503 RA:1 ctx 300ms":
+		assert.Less(t, elapsed, 200*time.Millisecond, "the answer is returned at once, not after sleeping into the deadline")
+		var apiErr *insurance.APIError
+		if errors.As(err, &apiErr) && apiErr.StatusCode == http.StatusTooManyRequests {
+			assert.Equal(t, time.Hour, apiErr.RetryAfter, "the Retry-After the server sent, uncapped")
+		}
 	}
 	return outcome{classify(t, err), received()}
 }

@@ -234,20 +234,6 @@ func TestRetryAfterIsCapped(t *testing.T) {
 	assert.EqualValues(t, 2, srv.received.Load())
 }
 
-func TestContextEndsTheBackoffWait(t *testing.T) {
-	ep := endpoints()[0]
-	srv := newScriptedServer(t, ep, status(503, "Retry-After", "5"))
-	c := newLoopbackClient(t, srv.URL)
-	ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
-	defer cancel()
-
-	start := time.Now()
-	_, err := c.ListProducts(ctx)
-	assert.ErrorIs(t, err, context.DeadlineExceeded)
-	assert.Less(t, time.Since(start), time.Second, "the 5s wait must end with the context")
-	assert.EqualValues(t, 1, srv.received.Load())
-}
-
 func TestContextDeadlineWhileWaitingForHeaders(t *testing.T) {
 	for _, ep := range endpoints() {
 		t.Run(ep.name, func(t *testing.T) {

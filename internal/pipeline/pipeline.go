@@ -15,8 +15,10 @@ import (
 	"math/rand/v2"
 	"net"
 	"net/http"
+	"net/http/httptrace"
 	"net/url"
 	"strconv"
+	"sync/atomic"
 	"time"
 
 	"github.com/hashicorp/go-retryablehttp"
@@ -50,8 +52,17 @@ type Config struct {
 	RetryWaitMin  time.Duration
 	RetryWaitMax  time.Duration
 	MaxRetryAfter time.Duration // cap on a server's Retry-After
-	Logger        *slog.Logger
-	UserAgent     string
+	// AttemptTimeout bounds each attempt, reading the body included; 0: no bound
+	// beyond the context (and HTTPClient.Timeout).
+	AttemptTimeout time.Duration
+	// RecordIdleTimeout is the longest a connection may have been idle for a
+	// CreatesRecord request to ride it; 0: such requests share the other pool.
+	RecordIdleTimeout time.Duration
+	Logger            *slog.Logger
+	UserAgent         string
+	// BeforeAttempt, when set, runs before each attempt is sent with a private copy of
+	// the attempt's header (trace context goes there).
+	BeforeAttempt func(ctx context.Context, attempt int, header http.Header)
 }
 
 // Request is one call: route, JSON body, the single auth header, and its retry class.
@@ -77,12 +88,15 @@ type Response struct {
 type Error struct {
 	Attempts int
 	// MayHaveArrived is false only when every attempt provably never reached the
-	// server (dial failures, 429 answers) or none was made.
+	// server (no connection was obtained, or a 429 answered it) or none was made.
 	MayHaveArrived bool
 	StatusCode     int // status of a 2xx whose body failed; 0 when no answer came
 	Header         http.Header
 	Body           []byte // what was read of that body
-	Err            error
+	// Last is the last non-2xx answer, when the call's context ended after it: during
+	// the wait before its retry, or during that retry.
+	Last *Response
+	Err  error
 }
 
 // Error returns the cause's text.
@@ -93,48 +107,84 @@ func (e *Error) Unwrap() error { return e.Err }
 
 // Pipeline sends requests for one client. It is safe for concurrent use.
 type Pipeline struct {
-	baseURL       string
-	userAgent     string
-	maxRetryAfter time.Duration
-	transport     http.RoundTripper
-	retrying      *retryablehttp.Client
+	baseURL        string
+	userAgent      string
+	maxRetries     int
+	retryWaitMin   time.Duration
+	retryWaitMax   time.Duration
+	maxRetryAfter  time.Duration
+	attemptTimeout time.Duration
+	attempts       *attemptTransport
+	retrying       *retryablehttp.Client
 }
 
-// New builds a Pipeline. go-retryablehttp's defaults are all replaced: its retry
-// policy resends POSTs, its backoff trusts any Retry-After, its error handler drops the
-// last answer, its logger prints URLs, and it empties the idle pool after any failure.
+// New builds a Pipeline. go-retryablehttp runs the attempts, rewinds the body and
+// reads the final answer; every policy of its own is replaced: its retry policy
+// resends POSTs, its backoff trusts any Retry-After and sleeps past deadlines, its
+// error handler drops the last answer, its logger prints URLs, and it empties the idle
+// pool after any failure.
 func New(cfg Config) *Pipeline {
 	hc := cfg.HTTPClient
 	if hc == nil {
 		hc = &http.Client{Transport: NewTransport()}
 	}
-	next := hc.Transport
-	if next == nil {
-		next = http.DefaultTransport
+	shared := hc.Transport
+	if shared == nil {
+		shared = http.DefaultTransport
 	}
+	records := shared
+	if cfg.RecordIdleTimeout > 0 {
+		records = boundIdle(shared, cfg.RecordIdleTimeout)
+	}
+	_, traced := shared.(*http.Transport)
 	p := &Pipeline{
-		baseURL:       cfg.BaseURL,
-		userAgent:     cfg.UserAgent,
-		maxRetryAfter: cfg.MaxRetryAfter,
-		transport:     next,
+		baseURL:        cfg.BaseURL,
+		userAgent:      cfg.UserAgent,
+		maxRetries:     cfg.MaxRetries,
+		retryWaitMin:   cfg.RetryWaitMin,
+		retryWaitMax:   cfg.RetryWaitMax,
+		maxRetryAfter:  cfg.MaxRetryAfter,
+		attemptTimeout: cfg.AttemptTimeout,
+		attempts: &attemptTransport{
+			shared: shared, records: records, traced: traced,
+			logger: cfg.Logger, before: cfg.BeforeAttempt,
+		},
+	}
+	timeout := hc.Timeout
+	if cfg.AttemptTimeout > 0 && (timeout == 0 || cfg.AttemptTimeout < timeout) {
+		timeout = cfg.AttemptTimeout
 	}
 	p.retrying = &retryablehttp.Client{
 		HTTPClient: &http.Client{
 			// attemptTransport does not expose CloseIdleConnections, so a failed call
 			// does not tear down the connections other goroutines are reusing.
-			Transport:     &attemptTransport{next: next, logger: cfg.Logger},
+			Transport:     p.attempts,
 			CheckRedirect: refuseRedirect,
 			Jar:           hc.Jar,
-			Timeout:       hc.Timeout,
+			Timeout:       timeout, // per attempt: net/http applies it to each Do
 		},
 		RetryMax:     cfg.MaxRetries,
-		RetryWaitMin: cfg.RetryWaitMin,
-		RetryWaitMax: cfg.RetryWaitMax,
-		CheckRetry:   checkRetry,
-		Backoff:      p.backoff,
+		CheckRetry:   p.checkRetry,
+		Backoff:      func(time.Duration, time.Duration, int, *http.Response) time.Duration { return 0 }, // checkRetry waits
 		ErrorHandler: retryablehttp.PassthroughErrorHandler,
 	}
 	return p
+}
+
+// boundIdle returns a copy of rt whose idle connections are closed after d, so that a
+// request never rides a connection a server or proxy is about to close: closed as the
+// request goes out, it leaves the request's fate unknown. Only an *http.Transport can
+// be copied; any other RoundTripper is used as it is.
+func boundIdle(rt http.RoundTripper, d time.Duration) http.RoundTripper {
+	t, ok := rt.(*http.Transport)
+	if !ok {
+		return rt
+	}
+	bounded := t.Clone()
+	if bounded.IdleConnTimeout == 0 || bounded.IdleConnTimeout > d {
+		bounded.IdleConnTimeout = d
+	}
+	return bounded
 }
 
 // MaxConnsPerHost bounds the connections of the default transport to one host.
@@ -161,10 +211,12 @@ func NewTransport() *http.Transport {
 	}
 }
 
-// CloseIdleConnections closes the idle connections of the underlying transport.
+// CloseIdleConnections closes the idle connections of both pools.
 func (p *Pipeline) CloseIdleConnections() {
-	if c, ok := p.transport.(interface{ CloseIdleConnections() }); ok {
-		c.CloseIdleConnections()
+	for _, rt := range []http.RoundTripper{p.attempts.shared, p.attempts.records} {
+		if c, ok := rt.(interface{ CloseIdleConnections() }); ok {
+			c.CloseIdleConnections()
+		}
 	}
 }
 
@@ -183,7 +235,12 @@ func (p *Pipeline) Send(ctx context.Context, r Request) (Response, error) {
 	}
 
 	st := &callState{Context: ctx, class: r.Class, method: r.Method, path: r.Path}
-	req, err := retryablehttp.NewRequestWithContext(st, r.Method, p.baseURL+r.Path, body)
+	var reqCtx context.Context = st
+	if p.attempts.traced {
+		st.trace.GotConn = st.gotConn
+		reqCtx = httptrace.WithClientTrace(st, &st.trace)
+	}
+	req, err := retryablehttp.NewRequestWithContext(reqCtx, r.Method, p.baseURL+r.Path, body)
 	if err != nil {
 		return Response{}, &Error{Err: fmt.Errorf("building request: %w", err)}
 	}
@@ -200,31 +257,43 @@ func (p *Pipeline) Send(ctx context.Context, r Request) (Response, error) {
 
 	resp, err := p.retrying.Do(req)
 	if err != nil {
-		e := &Error{Attempts: st.attempts, MayHaveArrived: st.mayHaveArrived, Body: st.body, Err: unwrapURLError(err)}
-		if resp != nil {
-			e.StatusCode, e.Header = resp.StatusCode, resp.Header
+		err = unwrapURLError(err)
+		if p.attemptTimeout > 0 && ctx.Err() == nil && errors.Is(err, context.DeadlineExceeded) {
+			err = fmt.Errorf("no answer within the attempt timeout of %s: %w", p.attemptTimeout, context.DeadlineExceeded)
+		}
+		e := &Error{Attempts: st.attempts, MayHaveArrived: st.mayHaveArrived, Err: err}
+		switch {
+		case st.answer != nil && ctx.Err() != nil && !isSuccess(st.answer.StatusCode):
+			e.Last = &Response{StatusCode: st.answer.StatusCode, Header: st.answer.Header, Body: st.body, Attempts: st.attempts}
+		case resp != nil:
+			e.StatusCode, e.Header, e.Body = resp.StatusCode, resp.Header, st.body
 		}
 		return Response{}, e
-	}
-	if !st.bodyRead {
-		// Retries ran out on a retryable status: retryablehttp hands back that last
-		// answer without calling the response handler. It is never a 2xx.
-		_ = st.readBody(resp)
 	}
 	return Response{StatusCode: resp.StatusCode, Header: resp.Header, Body: st.body, Attempts: st.attempts}, nil
 }
 
+func isSuccess(status int) bool { return status >= 200 && status < 300 }
+
 // callState follows one call across its attempts. It is the context of the call's
 // requests, so the retry hooks, which see only a context or a request, can find it.
-// The attempts of a call run one after another, so it needs no lock.
+// The attempts of a call run one after another, so it needs no lock but for conns,
+// which net/http's connection hooks touch.
 type callState struct {
 	context.Context
 	class          Class
 	method, path   string
-	attempts       int
-	mayHaveArrived bool
-	bodyRead       bool
-	body           []byte
+	attempts       int  // times the request went out, net/http's own resends included
+	retries        int  // retries decided so far
+	mayHaveArrived bool // some attempt may have reached the server
+	lastSent       bool // the last attempt may have reached the server
+	interrupted    error
+	trace          httptrace.ClientTrace
+	conns          atomic.Int32 // connections obtained during the current attempt
+
+	answer  *http.Response // the last answer read, whose body is body
+	body    []byte
+	bodyErr error
 }
 
 type callKey struct{}
@@ -242,26 +311,34 @@ func stateOf(ctx context.Context) *callState {
 	return st
 }
 
-// readBody reads the final answer's body, capped, and closes it. Only a 2xx body
-// that cannot be read in full is an error: it is the answer the caller needs.
+// gotConn counts the connections an attempt obtains: net/http silently sends an
+// idempotent request again on a fresh connection when a reused one fails.
+func (st *callState) gotConn(httptrace.GotConnInfo) { st.conns.Add(1) }
+
+// readBody reads an answer's body, capped, and closes it; reading the same answer
+// again is a no-op. Only a 2xx body that cannot be read in full is an error: it is the
+// answer the caller needs.
 func (st *callState) readBody(resp *http.Response) error {
+	if resp == st.answer {
+		return st.bodyErr
+	}
 	defer resp.Body.Close()
-	st.bodyRead = true
-	success := resp.StatusCode >= 200 && resp.StatusCode < 300
+	st.answer, st.bodyErr = resp, nil
 	limit := int64(MaxErrorBody)
-	if success {
+	if isSuccess(resp.StatusCode) {
 		limit = MaxSuccessBody
 		if resp.ContentLength > limit {
-			return ErrResponseTooLarge // refused without reading it
+			st.body, st.bodyErr = nil, ErrResponseTooLarge // refused without reading it
+			return st.bodyErr
 		}
 	}
 	body, err := readCapped(resp.Body, resp.ContentLength, limit)
 	st.body = body
 	resp.Body = http.NoBody
-	if !success {
-		return nil // the status is the answer; a short or capped error body is kept as it is
+	if isSuccess(resp.StatusCode) {
+		st.bodyErr = err // a short or capped error body is kept as it is
 	}
-	return err
+	return st.bodyErr
 }
 
 // readCapped reads at most limit bytes; more is ErrResponseTooLarge. A known length
@@ -287,45 +364,80 @@ func readCapped(r io.Reader, length, limit int64) ([]byte, error) {
 	return body, nil
 }
 
-// checkRetry is the retry table of conventions.md.
-func checkRetry(ctx context.Context, resp *http.Response, err error) (bool, error) {
-	if ctx.Err() != nil {
+// checkRetry is the whole retry policy: whether the answer (or failure) may be tried
+// again under the retry table of conventions.md, and after how long. It waits itself,
+// so that a wait that would outlast the context's deadline is not begun: the call
+// then ends at once with what it has. A context that ends during the wait ends the
+// call with the context's error.
+func (p *Pipeline) checkRetry(ctx context.Context, resp *http.Response, err error) (bool, error) {
+	st := stateOf(ctx)
+	if st.interrupted != nil {
+		return false, st.interrupted
+	}
+	if ctx.Err() != nil || !st.retryable(resp, err) {
 		return false, nil
 	}
-	st := stateOf(ctx)
+	if resp != nil {
+		_ = st.readBody(resp) // kept: it is the answer if no retry follows
+	}
+	if st.retries >= p.maxRetries {
+		return true, nil // retryablehttp ends the call with this answer
+	}
+	wait := p.wait(st.retries, resp)
+	if deadline, ok := ctx.Deadline(); ok && !time.Now().Add(wait).Before(deadline) {
+		return false, nil
+	}
+	timer := time.NewTimer(wait)
+	defer timer.Stop()
+	select {
+	case <-ctx.Done():
+		st.interrupted = ctx.Err()
+		if err != nil {
+			st.interrupted = fmt.Errorf("%w while waiting to retry after: %v", ctx.Err(), unwrapURLError(err))
+		}
+		return false, st.interrupted
+	case <-timer.C:
+	}
+	st.retries++
+	return true, nil
+}
+
+// retryable is the retry table of conventions.md for one attempt's outcome.
+func (st *callState) retryable(resp *http.Response, err error) bool {
 	if err != nil {
 		if errors.Is(err, ErrResponseTooLarge) {
-			return false, nil
+			return false
 		}
-		return isDialError(err) || st.class == Idempotent, nil
+		return st.class == Idempotent || !st.lastSent
 	}
 	switch resp.StatusCode {
 	case http.StatusTooManyRequests:
-		return true, nil
+		return true
 	case http.StatusBadGateway, http.StatusServiceUnavailable, http.StatusGatewayTimeout:
-		return st.class == Idempotent, nil
+		return st.class == Idempotent
 	}
-	return false, nil
+	return false
 }
 
-// backoff waits exponentially longer with jitter, or as long as the server's
-// Retry-After asks, capped so that a hostile or mistaken header cannot stall a call.
-func (p *Pipeline) backoff(minWait, maxWait time.Duration, attempt int, resp *http.Response) time.Duration {
+// wait is how long to wait before retry number retries+1: as long as the server's
+// Retry-After asks, capped so that a hostile or mistaken header cannot stall a call,
+// or exponentially longer with jitter.
+func (p *Pipeline) wait(retries int, resp *http.Response) time.Duration {
 	if resp != nil && (resp.StatusCode == http.StatusTooManyRequests || resp.StatusCode == http.StatusServiceUnavailable) {
-		if d, ok := parseRetryAfter(resp.Header.Get("Retry-After"), time.Now()); ok {
+		if d, ok := ParseRetryAfter(resp.Header.Get("Retry-After"), time.Now()); ok {
 			return min(d, p.maxRetryAfter)
 		}
 	}
-	wait := maxWait
-	if attempt < 32 && minWait<<attempt > 0 && minWait<<attempt < maxWait {
-		wait = minWait << attempt
+	wait := p.retryWaitMax
+	if retries < 32 && p.retryWaitMin<<retries > 0 && p.retryWaitMin<<retries < p.retryWaitMax {
+		wait = p.retryWaitMin << retries
 	}
 	// Equal jitter: at least half the wait, so waits still grow.
 	return wait/2 + rand.N(wait/2+1)
 }
 
-// parseRetryAfter reads delay-seconds or an HTTP date.
-func parseRetryAfter(v string, now time.Time) (time.Duration, bool) {
+// ParseRetryAfter reads a Retry-After value: delay-seconds or an HTTP date.
+func ParseRetryAfter(v string, now time.Time) (time.Duration, bool) {
 	if v == "" {
 		return 0, false
 	}
@@ -366,26 +478,47 @@ func refuseRedirect(*http.Request, []*http.Request) error {
 	return http.ErrUseLastResponse
 }
 
-// attemptTransport counts and logs every attempt. It logs method, path, status,
-// attempt and latency: never a header, a body or a query.
+// attemptTransport sends each attempt on the pool of its class, counts it, records
+// whether it may have reached the server, and logs it: method, path, status, attempt
+// and latency, never a header, a body or a query.
 type attemptTransport struct {
-	next   http.RoundTripper
+	shared  http.RoundTripper // idempotent requests
+	records http.RoundTripper // CreatesRecord requests: connections idle only briefly
+	// traced is true when the transport reports connections (an *http.Transport): an
+	// attempt that obtained none provably sent nothing.
+	traced bool
 	logger *slog.Logger
+	before func(context.Context, int, http.Header)
 }
 
-// RoundTrip sends one attempt, counting and logging it.
+// RoundTrip sends one attempt.
 func (t *attemptTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 	st := stateOf(req.Context())
 	if st == nil {
-		return t.next.RoundTrip(req)
+		return t.shared.RoundTrip(req)
 	}
-	st.attempts++
+	next := t.shared
+	if st.class == CreatesRecord {
+		next = t.records
+	}
+	if t.before != nil {
+		own := *req // the hook writes to a header of this attempt's own
+		own.Header = req.Header.Clone()
+		t.before(req.Context(), st.attempts+1, own.Header)
+		req = &own
+	}
+	st.conns.Store(0)
 	start := time.Now()
-	resp, err := t.next.RoundTrip(req)
+	resp, err := next.RoundTrip(req)
+	conns := int(st.conns.Load())
+	st.attempts += max(1, conns)
 	switch {
-	case err != nil && isDialError(err):
 	case err == nil && resp.StatusCode == http.StatusTooManyRequests:
+		st.lastSent = false // refused unprocessed
+	case err != nil && (isDialError(err) || (t.traced && conns == 0)):
+		st.lastSent = false // no connection: nothing was written
 	default:
+		st.lastSent = true
 		st.mayHaveArrived = true
 	}
 	if t.logger != nil && t.logger.Enabled(req.Context(), slog.LevelDebug) {

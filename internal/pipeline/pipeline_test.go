@@ -10,34 +10,33 @@ import (
 	"github.com/stretchr/testify/assert"
 )
 
-func TestBackoffGrowsWithJitterUpToTheMax(t *testing.T) {
-	p := New(Config{MaxRetryAfter: 10 * time.Second})
-	minWait, maxWait := 100*time.Millisecond, 2*time.Second
-	for attempt, ceiling := range []time.Duration{100, 200, 400, 800, 1600, 2000, 2000} {
+func TestWaitGrowsWithJitterUpToTheMax(t *testing.T) {
+	p := New(Config{RetryWaitMin: 100 * time.Millisecond, RetryWaitMax: 2 * time.Second, MaxRetryAfter: 10 * time.Second})
+	for retries, ceiling := range []time.Duration{100, 200, 400, 800, 1600, 2000, 2000} {
 		ceiling *= time.Millisecond
 		seen := map[time.Duration]bool{}
 		for range 200 {
-			d := p.backoff(minWait, maxWait, attempt, nil)
-			assert.GreaterOrEqual(t, d, ceiling/2, "attempt %d", attempt)
-			assert.LessOrEqual(t, d, ceiling, "attempt %d", attempt)
+			d := p.wait(retries, nil)
+			assert.GreaterOrEqual(t, d, ceiling/2, "after %d retries", retries)
+			assert.LessOrEqual(t, d, ceiling, "after %d retries", retries)
 			seen[d] = true
 		}
-		assert.Greater(t, len(seen), 1, "attempt %d: waits must be jittered", attempt)
+		assert.Greater(t, len(seen), 1, "after %d retries: waits must be jittered", retries)
 	}
-	assert.LessOrEqual(t, p.backoff(minWait, maxWait, 200, nil), maxWait, "no overflow on huge attempt numbers")
+	assert.LessOrEqual(t, p.wait(200, nil), 2*time.Second, "no overflow on huge retry counts")
 }
 
-func TestBackoffHonoursRetryAfterUpToTheCap(t *testing.T) {
-	p := New(Config{MaxRetryAfter: 10 * time.Second})
+func TestWaitHonoursRetryAfterUpToTheCap(t *testing.T) {
+	p := New(Config{RetryWaitMin: time.Millisecond, RetryWaitMax: time.Millisecond, MaxRetryAfter: 10 * time.Second})
 	answer := func(status int, retryAfter string) *http.Response {
 		return &http.Response{StatusCode: status, Header: http.Header{"Retry-After": {retryAfter}}}
 	}
-	assert.Equal(t, 3*time.Second, p.backoff(time.Millisecond, time.Millisecond, 0, answer(429, "3")))
-	assert.Equal(t, 3*time.Second, p.backoff(time.Millisecond, time.Millisecond, 0, answer(503, "3")))
-	assert.Equal(t, 10*time.Second, p.backoff(time.Millisecond, time.Millisecond, 0, answer(429, "3600")), "capped")
-	assert.Equal(t, 10*time.Second, p.backoff(time.Millisecond, time.Millisecond, 0, answer(429, "99999999999999999")), "no overflow")
-	assert.LessOrEqual(t, p.backoff(time.Millisecond, time.Millisecond, 0, answer(502, "3")), time.Millisecond, "only 429 and 503 carry Retry-After")
-	assert.LessOrEqual(t, p.backoff(time.Millisecond, time.Millisecond, 0, answer(429, "soon")), time.Millisecond, "unparseable: normal backoff")
+	assert.Equal(t, 3*time.Second, p.wait(0, answer(429, "3")))
+	assert.Equal(t, 3*time.Second, p.wait(0, answer(503, "3")))
+	assert.Equal(t, 10*time.Second, p.wait(0, answer(429, "3600")), "capped")
+	assert.Equal(t, 10*time.Second, p.wait(0, answer(429, "99999999999999999")), "no overflow")
+	assert.LessOrEqual(t, p.wait(0, answer(502, "3")), time.Millisecond, "only 429 and 503 carry Retry-After")
+	assert.LessOrEqual(t, p.wait(0, answer(429, "soon")), time.Millisecond, "unparseable: normal backoff")
 }
 
 func TestParseRetryAfter(t *testing.T) {
@@ -56,7 +55,7 @@ func TestParseRetryAfter(t *testing.T) {
 		{"Sat, 21 Nov 2026 11:00:00 GMT", 0, true}, // in the past: retry now
 	}
 	for _, tt := range tests {
-		got, ok := parseRetryAfter(tt.in, now)
+		got, ok := ParseRetryAfter(tt.in, now)
 		assert.Equal(t, tt.ok, ok, tt.in)
 		assert.Equal(t, tt.want, got, tt.in)
 	}
@@ -75,9 +74,9 @@ func FuzzParseRetryAfter(f *testing.F) {
 	}
 	now := time.Date(2026, 11, 21, 12, 0, 0, 0, time.UTC)
 	f.Fuzz(func(t *testing.T, v string) {
-		d, ok := parseRetryAfter(v, now)
+		d, ok := ParseRetryAfter(v, now)
 		if d < 0 || (!ok && d != 0) {
-			t.Fatalf("parseRetryAfter(%q) = %v, %v", v, d, ok)
+			t.Fatalf("ParseRetryAfter(%q) = %v, %v", v, d, ok)
 		}
 	})
 }

@@ -1,0 +1,421 @@
+package insurance_test
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/partnerinsure/insurance-go"
+)
+
+// The money path under real proxies: a purchase must not be called "outcome unknown"
+// when it never reached the server, and no call may sleep into its deadline.
+
+var soak = flag.Bool("soak", false, "run the keep-alive soak (about a minute): go test -run TestKeepAliveSoak -soak -v .")
+
+// keepAliveRun sends purchases from goroutines, each waiting a gap drawn from
+// [gapMin, gapMax] before every purchase, to a server that closes connections idle
+// for serverIdle. Every purchase carries its own quote id, so duplicates show.
+type keepAliveRun struct {
+	serverIdle       time.Duration
+	opts             []insurance.Option
+	goroutines, each int
+	gapMin, gapMax   time.Duration
+}
+
+type keepAliveResult struct {
+	calls, succeeded  int
+	outcomeUnknown    int // purchases that failed with ErrOutcomeUnknown
+	falseUnknown      int // ... of which the server never received the purchase
+	otherErrors       int
+	received, duplics int // requests the server received; quote ids it received more than once
+}
+
+func (r keepAliveRun) run(t *testing.T) keepAliveResult {
+	t.Helper()
+	var mu sync.Mutex
+	seen := map[string]int{}
+	srv := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
+		var body struct {
+			QuoteID string `json:"quote_id"`
+		}
+		_ = json.NewDecoder(req.Body).Decode(&body)
+		mu.Lock()
+		seen[body.QuoteID]++
+		mu.Unlock()
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(http.StatusCreated)
+		fmt.Fprintf(w, `{"policy_id":"pol_%s","quote_id":%q}`, body.QuoteID, body.QuoteID)
+	}))
+	srv.Config.IdleTimeout = r.serverIdle
+	srv.Start()
+	defer srv.Close()
+	c := newLoopbackClient(t, srv.URL, r.opts...)
+
+	var res keepAliveResult
+	var failedIDs []string
+	var wg sync.WaitGroup
+	for g := range r.goroutines {
+		wg.Go(func() {
+			for i := range r.each {
+				time.Sleep(r.gapMin + rand.N(r.gapMax-r.gapMin+1))
+				quoteID := fmt.Sprintf("q_%d_%d", g, i)
+				_, err := c.PurchaseTuition(context.Background(), &insurance.TuitionPurchaseRequest{
+					QuoteID: quoteID, PaymentMethod: insurance.PaymentMethod{Token: "tok_ok"},
+				})
+				mu.Lock()
+				res.calls++
+				switch {
+				case err == nil:
+					res.succeeded++
+				case errors.Is(err, insurance.ErrOutcomeUnknown):
+					res.outcomeUnknown++
+					failedIDs = append(failedIDs, quoteID)
+				default:
+					res.otherErrors++
+					t.Logf("purchase %s: %v", quoteID, err)
+				}
+				mu.Unlock()
+			}
+		})
+	}
+	wg.Wait()
+	srv.Close() // every handler has returned
+	for _, id := range failedIDs {
+		if seen[id] == 0 {
+			res.falseUnknown++
+		}
+	}
+	for _, n := range seen {
+		res.received += n
+		if n > 1 {
+			res.duplics++
+		}
+	}
+	return res
+}
+
+// TestPurchasesDoNotRaceTheKeepAliveTimeout: a server closes connections idle for
+// 100 ms; purchases go out every 99 to 101 ms, just as it does. Record-creating calls
+// ride connections idle at most 50 ms here (WithRecordIdleTimeout), so none is
+// written to a connection being closed: no purchase fails, none is sent twice. With
+// the connections of the idempotent pool (idle up to 90 s) the same run reports
+// purchases that never reached the server as ErrOutcomeUnknown.
+func TestPurchasesDoNotRaceTheKeepAliveTimeout(t *testing.T) {
+	res := keepAliveRun{
+		serverIdle: 100 * time.Millisecond,
+		opts:       []insurance.Option{insurance.WithRecordIdleTimeout(50 * time.Millisecond)},
+		goroutines: 16, each: 8,
+		gapMin: 99 * time.Millisecond, gapMax: 101 * time.Millisecond,
+	}.run(t)
+
+	t.Logf("%+v", res)
+	assert.Equal(t, 128, res.calls)
+	assert.Zero(t, res.outcomeUnknown, "no purchase may be reported as outcome unknown: the server never failed")
+	assert.Equal(t, res.calls, res.succeeded)
+	assert.Equal(t, res.calls, res.received, "each purchase reached the server exactly once")
+	assert.Zero(t, res.duplics)
+}
+
+// TestKeepAliveSoak is the long form with realistic timeouts: a server that closes
+// connections idle for 2 s (the shortest keep-alive timeout the default bound of 1 s
+// is meant for) and 16 goroutines x 30 purchases: spaced 1.999 to 2.001 s apart, right
+// at the server's timeout, with the default record pool and with it turned off (the
+// behaviour before it); then spaced 0.999 to 1.001 s apart, right at the bound. The
+// figures are in docs/reliability.md.
+func TestKeepAliveSoak(t *testing.T) {
+	if !*soak {
+		t.Skip("about three minutes: go test -run TestKeepAliveSoak -soak -v .")
+	}
+	atTimeout := [2]time.Duration{1999 * time.Millisecond, 2001 * time.Millisecond}
+	atBound := [2]time.Duration{999 * time.Millisecond, 1001 * time.Millisecond}
+	for _, pass := range []struct {
+		name string
+		opts []insurance.Option
+		gaps [2]time.Duration
+	}{
+		{"default record pool, gaps at the server's 2s", nil, atTimeout},
+		{"record pool off (before), gaps at the server's 2s", []insurance.Option{insurance.WithRecordIdleTimeout(0)}, atTimeout},
+		{"default record pool, gaps at its 1s bound", nil, atBound},
+	} {
+		t.Run(pass.name, func(t *testing.T) {
+			start := time.Now()
+			res := keepAliveRun{
+				serverIdle: 2 * time.Second, opts: pass.opts,
+				goroutines: 16, each: 30,
+				gapMin: pass.gaps[0], gapMax: pass.gaps[1],
+			}.run(t)
+			t.Logf("| %s | %s | %d | %d | %d | %d | %d | %d |", pass.name, time.Since(start).Round(time.Second),
+				res.calls, res.succeeded, res.outcomeUnknown, res.falseUnknown, res.received, res.duplics)
+			assert.Zero(t, res.duplics, "never a duplicate")
+			if pass.opts == nil {
+				assert.Zero(t, res.falseUnknown, "no false outcome unknown")
+			}
+		})
+	}
+}
+
+// recordingServer answers each request with the next scripted fault (then the
+// endpoint's success) and records when each request arrived.
+func recordingServer(t *testing.T, ep endpoint, script ...fault) (*scriptedServer, func() []time.Time) {
+	t.Helper()
+	var mu sync.Mutex
+	var arrivals []time.Time
+	srv := newScriptedServer(t, ep, script...)
+	inner := srv.Config.Handler
+	srv.Config.Handler = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		arrivals = append(arrivals, time.Now())
+		mu.Unlock()
+		inner.ServeHTTP(w, r)
+	})
+	return srv, func() []time.Time {
+		mu.Lock()
+		defer mu.Unlock()
+		return append([]time.Time(nil), arrivals...)
+	}
+}
+
+// A Retry-After that would end after the deadline is not slept into: the 429 is the
+// answer, at once, with what the server asked for.
+func TestRetryAfterBeyondTheDeadlineReturnsTheAnswerAtOnce(t *testing.T) {
+	for _, ep := range endpoints() {
+		t.Run(ep.name, func(t *testing.T) {
+			t.Parallel()
+			srv, arrivals := recordingServer(t, ep, status(http.StatusTooManyRequests, "Retry-After", "3600"))
+			c := newLoopbackClient(t, srv.URL) // Retry-After capped at the default 10 s
+			ctx, cancel := context.WithTimeout(context.Background(), 500*time.Millisecond)
+			defer cancel()
+
+			start := time.Now()
+			_, err := ep.call(ctx, c)
+			elapsed := time.Since(start)
+
+			var apiErr *insurance.APIError
+			require.ErrorAs(t, err, &apiErr)
+			assert.Equal(t, http.StatusTooManyRequests, apiErr.StatusCode)
+			assert.ErrorIs(t, err, insurance.ErrRateLimited)
+			assert.Equal(t, time.Hour, apiErr.RetryAfter)
+			assert.Equal(t, 1, apiErr.Attempts)
+			assert.NotErrorIs(t, err, context.DeadlineExceeded, "the call did not run into its deadline")
+			assert.NotErrorIs(t, err, insurance.ErrOutcomeUnknown, "a 429 was not processed")
+			assert.Less(t, elapsed, 200*time.Millisecond, "returned at once, not at the deadline")
+			assert.Len(t, arrivals(), 1)
+			assert.Contains(t, err.Error(), "retry after 1h0m0s")
+		})
+	}
+}
+
+// A backoff wait that would end after the deadline is not begun either.
+func TestBackoffBeyondTheDeadlineReturnsTheAnswerAtOnce(t *testing.T) {
+	ep := endpoints()[0] // ListProducts
+	srv, arrivals := recordingServer(t, ep, status(http.StatusServiceUnavailable))
+	c := newLoopbackClient(t, srv.URL, insurance.WithRetryWait(time.Second, 2*time.Second)) // waits 0.5 to 1 s
+	ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
+	defer cancel()
+
+	start := time.Now()
+	_, err := c.ListProducts(ctx)
+
+	var apiErr *insurance.APIError
+	require.ErrorAs(t, err, &apiErr)
+	assert.Equal(t, http.StatusServiceUnavailable, apiErr.StatusCode)
+	assert.ErrorIs(t, err, insurance.ErrServer)
+	assert.Zero(t, apiErr.RetryAfter, "no Retry-After was sent")
+	assert.Less(t, time.Since(start), 200*time.Millisecond)
+	assert.Len(t, arrivals(), 1)
+}
+
+// A wait that fits the deadline is waited, and the retry succeeds.
+func TestBackoffWithinTheDeadlineIsWaited(t *testing.T) {
+	ep := endpoints()[1] // QuoteTravel
+	srv, arrivals := recordingServer(t, ep, status(http.StatusTooManyRequests, "Retry-After", "1"))
+	c := newLoopbackClient(t, srv.URL)
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
+	defer cancel()
+
+	_, err := c.QuoteTravel(ctx, fullTravelQuote())
+	require.NoError(t, err)
+	at := arrivals()
+	require.Len(t, at, 2)
+	assert.GreaterOrEqual(t, at[1].Sub(at[0]), time.Second, "Retry-After: 1 honoured")
+}
+
+// A context cancelled during the wait ends the call with the context's error, and the
+// answer being waited on is kept: errors.As gives it, and its sentinel matches.
+func TestContextEndingDuringTheWaitKeepsTheLastAnswer(t *testing.T) {
+	ep := endpoints()[0] // ListProducts
+	srv, arrivals := recordingServer(t, ep, status(http.StatusServiceUnavailable, "Retry-After", "5"))
+	c := newLoopbackClient(t, srv.URL) // no deadline: the 5 s wait is begun
+	ctx, cancel := context.WithCancel(context.Background())
+	time.AfterFunc(100*time.Millisecond, cancel)
+
+	start := time.Now()
+	_, err := c.ListProducts(ctx)
+
+	assert.Less(t, time.Since(start), time.Second, "the wait ends with the context")
+	assert.ErrorIs(t, err, context.Canceled)
+	assert.ErrorIs(t, err, insurance.ErrServer)
+	var apiErr *insurance.APIError
+	require.ErrorAs(t, err, &apiErr)
+	assert.Equal(t, http.StatusServiceUnavailable, apiErr.StatusCode)
+	assert.Equal(t, 5*time.Second, apiErr.RetryAfter)
+	assert.JSONEq(t, `{"message":"scripted"}`, string(apiErr.Body))
+	var reqErr *insurance.RequestError
+	require.ErrorAs(t, err, &reqErr)
+	assert.Equal(t, 1, reqErr.Attempts)
+	assert.Contains(t, err.Error(), "context canceled (last answer: 503 Service Unavailable)")
+	assert.Len(t, arrivals(), 1)
+}
+
+// A deadline that ends during the retry that follows a 503 keeps that 503 too.
+func TestDeadlineDuringTheRetryKeepsTheLastAnswer(t *testing.T) {
+	ep := endpoints()[1] // QuoteTravel
+	srv, arrivals := recordingServer(t, ep, status(http.StatusBadGateway), hang)
+	c := newLoopbackClient(t, srv.URL)
+	ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
+	defer cancel()
+
+	_, err := c.QuoteTravel(ctx, fullTravelQuote())
+	assert.ErrorIs(t, err, context.DeadlineExceeded)
+	assert.ErrorIs(t, err, insurance.ErrServer)
+	var apiErr *insurance.APIError
+	require.ErrorAs(t, err, &apiErr)
+	assert.Equal(t, http.StatusBadGateway, apiErr.StatusCode)
+	assert.Len(t, arrivals(), 2)
+}
+
+// WithAttemptTimeout bounds each attempt: a quote whose server hangs is tried again
+// after the bound instead of waiting out the context.
+func TestAttemptTimeoutRetriesAHangingQuote(t *testing.T) {
+	ep := endpoints()[1] // QuoteTravel
+	srv, arrivals := recordingServer(t, ep, hang)
+	c := newLoopbackClient(t, srv.URL, insurance.WithAttemptTimeout(200*time.Millisecond))
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+
+	start := time.Now()
+	q, err := c.QuoteTravel(ctx, fullTravelQuote())
+	require.NoError(t, err)
+	assert.NotEmpty(t, q.QuoteID)
+	assert.Less(t, time.Since(start), time.Second, "one bounded attempt, one retry")
+	at := arrivals()
+	require.Len(t, at, 2)
+	assert.GreaterOrEqual(t, at[1].Sub(at[0]), 200*time.Millisecond)
+}
+
+// ... and also bounds reading the answer: a body that stalls half-way is an attempt
+// that timed out.
+func TestAttemptTimeoutCoversReadingTheBody(t *testing.T) {
+	ep := endpoints()[0] // ListProducts
+	srv, arrivals := recordingServer(t, ep, stall)
+	c := newLoopbackClient(t, srv.URL, insurance.WithAttemptTimeout(200*time.Millisecond))
+
+	_, err := c.ListProducts(context.Background())
+	require.NoError(t, err)
+	assert.Len(t, arrivals(), 2)
+}
+
+// A purchase whose attempt times out after it was sent is not sent again.
+func TestAttemptTimeoutOnAPurchaseIsOutcomeUnknown(t *testing.T) {
+	ep := endpoints()[3] // PurchaseTuition
+	require.Equal(t, "PurchaseTuition", ep.name)
+	srv, arrivals := recordingServer(t, ep, hang)
+	c := newLoopbackClient(t, srv.URL, insurance.WithAttemptTimeout(200*time.Millisecond))
+
+	start := time.Now()
+	_, err := c.PurchaseTuition(context.Background(), fullTuitionPurchase())
+	assert.Less(t, time.Since(start), time.Second)
+	assert.ErrorIs(t, err, insurance.ErrOutcomeUnknown)
+	assert.ErrorIs(t, err, context.DeadlineExceeded)
+	assert.Contains(t, err.Error(), "no answer within the attempt timeout of 200ms")
+	assert.Len(t, arrivals(), 1, "never sent twice")
+}
+
+// An attempt that timed out before it had a connection sent nothing: even a
+// purchase is tried again. (The transport's first dial never completes; the others
+// are refused.)
+func TestAttemptTimeoutBeforeConnectingIsRetriedForPurchases(t *testing.T) {
+	var attempts atomic.Int32
+	hanging := &http.Client{Transport: &http.Transport{
+		DialContext: func(ctx context.Context, _, _ string) (net.Conn, error) {
+			if attempts.Add(1) == 1 {
+				<-ctx.Done() // the first dial never completes
+				return nil, ctx.Err()
+			}
+			return (&net.Dialer{}).DialContext(ctx, "tcp", "127.0.0.1:1") // refused at once
+		},
+	}}
+	c := newLoopbackClient(t, "http://127.0.0.1:9", insurance.WithHTTPClient(hanging), insurance.WithAttemptTimeout(100*time.Millisecond))
+
+	_, err := c.PurchaseTuition(context.Background(), fullTuitionPurchase())
+	require.Error(t, err)
+	assert.NotErrorIs(t, err, insurance.ErrOutcomeUnknown, "no connection was ever made")
+	assert.EqualValues(t, 3, attempts.Load(), "retried like any dial failure")
+}
+
+// net/http silently sends an idempotent request again on a fresh connection when a
+// reused one closes as it is written. Attempts counts what went on the wire.
+func TestAttemptsCountNetHTTPsOwnResend(t *testing.T) {
+	var received atomic.Int32
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		switch received.Add(1) {
+		case 1: // warms up a keep-alive connection
+			_, _ = io.WriteString(w, `{"products":[]}`)
+		case 2: // the reused connection closes as the request arrives
+			conn, _, err := w.(http.Hijacker).Hijack()
+			if err == nil {
+				_ = conn.Close()
+			}
+		default: // net/http's resend, on a new connection
+			w.WriteHeader(http.StatusServiceUnavailable)
+		}
+	}))
+	defer srv.Close()
+	c := newLoopbackClient(t, srv.URL, insurance.WithMaxRetries(0))
+
+	_, err := c.ListProducts(context.Background())
+	require.NoError(t, err)
+	_, err = c.ListProducts(context.Background())
+
+	var apiErr *insurance.APIError
+	require.ErrorAs(t, err, &apiErr)
+	assert.Equal(t, http.StatusServiceUnavailable, apiErr.StatusCode)
+	assert.EqualValues(t, 3, received.Load())
+	assert.Equal(t, 2, apiErr.Attempts, "the server saw the second call twice")
+}
+
+// WithRecordIdleTimeout applies to a caller's *http.Transport too: it is cloned, and
+// the caller's own is left as it was.
+func TestRecordIdleTimeoutAppliesToACallersTransport(t *testing.T) {
+	res := func(own *http.Transport) keepAliveResult {
+		return keepAliveRun{
+			serverIdle: 100 * time.Millisecond,
+			opts: []insurance.Option{
+				insurance.WithHTTPClient(&http.Client{Transport: own}),
+				insurance.WithRecordIdleTimeout(50 * time.Millisecond),
+			},
+			goroutines: 8, each: 6,
+			gapMin: 99 * time.Millisecond, gapMax: 101 * time.Millisecond,
+		}.run(t)
+	}
+	own := &http.Transport{IdleConnTimeout: time.Minute}
+	r := res(own)
+	assert.Zero(t, r.outcomeUnknown)
+	assert.Equal(t, r.calls, r.received)
+	assert.Equal(t, time.Minute, own.IdleConnTimeout, "the caller's transport is not modified")
+}

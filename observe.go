@@ -1,0 +1,116 @@
+package insurance
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"net/url"
+	"strconv"
+
+	"github.com/partnerinsure/insurance-go/internal/pipeline"
+)
+
+// Observer watches the calls of a Client: the hook for tracing, metrics, or a
+// partner's own call log. Install one with WithObserver; the module
+// github.com/partnerinsure/insurance-go/otel is one, for OpenTelemetry.
+//
+// For each call, on the calling goroutine, the Client calls StartCall once before
+// anything else, StartAttempt before each attempt goes out, and EndCall once when the
+// call returns, however it ends (a call refused locally has 0 attempts). What an
+// Observer is shown never holds a secret, a body, a header value or a query.
+type Observer interface {
+	// StartCall begins observing a call. The context it returns is the call's from
+	// then on (its attempts and EndCall see it): put a span in it, or return ctx.
+	StartCall(ctx context.Context, call CallInfo) context.Context
+	// StartAttempt runs before attempt number attempt (from 1) goes out. setHeader
+	// adds a header to that attempt only, such as a W3C traceparent; it ignores the
+	// headers the SDK owns (Authorization, x-api-client-id, Accept, Content-Type,
+	// Content-Length, User-Agent, Host).
+	StartAttempt(ctx context.Context, attempt int, setHeader func(key, value string))
+	// EndCall ends observing the call with what happened.
+	EndCall(ctx context.Context, call CallInfo, result CallResult)
+}
+
+// CallInfo describes a call to its observers.
+type CallInfo struct {
+	Method        string // HTTP method, e.g. "POST"
+	Route         string // the interface's path, e.g. "/v1/purchase/tuition" (for Do: the path given)
+	ServerAddress string // host of the base URL, e.g. "api.example.com"
+	ServerPort    int    // port of the base URL, or the scheme's default
+	// CreatesRecord is true for purchases, onboarding and events (and Do with a method
+	// other than GET, HEAD, PUT and DELETE): calls never sent twice once they may have
+	// reached the server.
+	CreatesRecord bool
+}
+
+// CallResult is how a call ended.
+type CallResult struct {
+	// Attempts is how many times the request went out (see RequestError.Attempts);
+	// 0 when the call was refused locally.
+	Attempts   int
+	StatusCode int    // status of the last answer; 0 when none came
+	RequestID  string // X-Request-Id of the last answer, when present
+	Err        error  // what the call returned; nil on success
+	// OutcomeUnknown is true when Err matches ErrOutcomeUnknown: a record-creating
+	// call that may have reached the server.
+	OutcomeUnknown bool
+}
+
+// newServerInfo returns the server address and port of a checked base URL.
+func newServerInfo(base string) CallInfo {
+	u, err := url.Parse(base)
+	if err != nil {
+		return CallInfo{}
+	}
+	port, _ := strconv.Atoi(u.Port())
+	if port == 0 {
+		port = 443
+		if u.Scheme == "http" {
+			port = 80
+		}
+	}
+	return CallInfo{ServerAddress: u.Hostname(), ServerPort: port}
+}
+
+func (c *Client) callInfo(rt route) CallInfo {
+	info := c.server
+	info.Method, info.Route, info.CreatesRecord = rt.method, rt.path, rt.class == pipeline.CreatesRecord
+	return info
+}
+
+// resultOf summarises a call's outcome for its observers.
+func resultOf(res Response, attempts int, err error) CallResult {
+	result := CallResult{Attempts: attempts, Err: err, StatusCode: res.StatusCode, RequestID: res.RequestID()}
+	if err == nil {
+		return result
+	}
+	result.OutcomeUnknown = errors.Is(err, ErrOutcomeUnknown)
+	var apiErr *APIError
+	var reqErr *RequestError
+	switch {
+	case errors.As(err, &apiErr):
+		result.StatusCode, result.RequestID = apiErr.StatusCode, apiErr.RequestID
+	case errors.As(err, &reqErr) && reqErr.StatusCode != 0:
+		result.StatusCode, result.RequestID = reqErr.StatusCode, reqErr.Header.Get("X-Request-Id")
+	}
+	return result
+}
+
+// sdkOwnedHeaders are the headers an Observer cannot set.
+var sdkOwnedHeaders = map[string]bool{
+	"Authorization": true, http.CanonicalHeaderKey(HeaderClientID): true, "Accept": true,
+	"Content-Type": true, "Content-Length": true, "User-Agent": true, "Host": true,
+}
+
+// startAttempt runs the observers' StartAttempt with a setter limited to headers the
+// SDK does not own.
+func (c *Client) startAttempt(ctx context.Context, attempt int, header http.Header) {
+	set := func(key, value string) {
+		if key = http.CanonicalHeaderKey(key); !sdkOwnedHeaders[key] {
+			header.Set(key, value)
+		}
+	}
+	for _, o := range c.observers {
+		o.StartAttempt(ctx, attempt, set)
+	}
+}

@@ -1,0 +1,166 @@
+package insurance_test
+
+import (
+	"context"
+	"fmt"
+	"net"
+	"net/http"
+	"sync"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/partnerinsure/insurance-go"
+)
+
+// callLog is an Observer that writes down what it is shown.
+type callLog struct {
+	name   string
+	mu     sync.Mutex
+	events []string
+	ends   []insurance.CallResult
+	shared *[]string // when set, every observer of a test appends here too, in order
+}
+
+type callLogKey struct{ name string }
+
+func (l *callLog) note(e string) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.events = append(l.events, e)
+	if l.shared != nil {
+		*l.shared = append(*l.shared, l.name+" "+e)
+	}
+}
+
+func (l *callLog) StartCall(ctx context.Context, call insurance.CallInfo) context.Context {
+	l.note(fmt.Sprintf("start %s %s %s:%d record=%v", call.Method, call.Route, call.ServerAddress, call.ServerPort, call.CreatesRecord))
+	return context.WithValue(ctx, callLogKey{l.name}, "span of "+call.Route)
+}
+
+func (l *callLog) StartAttempt(ctx context.Context, attempt int, setHeader func(key, value string)) {
+	l.note(fmt.Sprintf("attempt %d in %v", attempt, ctx.Value(callLogKey{l.name})))
+	setHeader("Traceparent", fmt.Sprintf("00-trace-%d-01", attempt))
+	setHeader("Authorization", "Bearer stolen")  // refused: the SDK owns it
+	setHeader("x-api-client-id", "someone-else") // refused too
+}
+
+func (l *callLog) EndCall(ctx context.Context, call insurance.CallInfo, result insurance.CallResult) {
+	l.note(fmt.Sprintf("end %s in %v", call.Route, ctx.Value(callLogKey{l.name})))
+	l.mu.Lock()
+	l.ends = append(l.ends, result)
+	l.mu.Unlock()
+}
+
+// An observer sees each call once around all its attempts, and each attempt once;
+// the context it returns from StartCall is the call's.
+func TestObserverSeesEachCallOnceAroundItsAttempts(t *testing.T) {
+	ep := endpoints()[1] // QuoteTravel
+	srv := newScriptedServer(t, ep, status(http.StatusServiceUnavailable, "X-Request-Id", "req_503"))
+	var seen []http.Header
+	var mu sync.Mutex
+	inner := srv.Config.Handler
+	srv.Config.Handler = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		seen = append(seen, r.Header.Clone())
+		mu.Unlock()
+		w.Header().Set("X-Request-Id", "req_ok")
+		inner.ServeHTTP(w, r)
+	})
+	log := &callLog{name: "log"}
+	c := newLoopbackClient(t, srv.URL, insurance.WithObserver(log))
+
+	_, err := c.QuoteTravel(context.Background(), fullTravelQuote())
+	require.NoError(t, err)
+
+	assert.Equal(t, []string{
+		fmt.Sprintf("start POST /v1/quote/travel 127.0.0.1:%d record=false", srv.Listener.Addr().(*net.TCPAddr).Port),
+		"attempt 1 in span of /v1/quote/travel",
+		"attempt 2 in span of /v1/quote/travel",
+		"end /v1/quote/travel in span of /v1/quote/travel",
+	}, log.events)
+	require.Len(t, log.ends, 1)
+	assert.Equal(t, insurance.CallResult{Attempts: 2, StatusCode: 201, RequestID: "req_ok"}, log.ends[0])
+
+	require.Len(t, seen, 2)
+	for i, h := range seen {
+		assert.Equal(t, fmt.Sprintf("00-trace-%d-01", i+1), h.Get("Traceparent"), "each attempt carries its own header")
+		assert.Equal(t, testBasicHeader, h.Get("Authorization"), "an observer cannot replace the credentials")
+		assert.Empty(t, h.Get(insurance.HeaderClientID))
+	}
+}
+
+// A failed purchase is reported with its status and whether its outcome is unknown.
+func TestObserverSeesFailuresAndOutcomeUnknown(t *testing.T) {
+	for _, tc := range []struct {
+		name           string
+		status         int
+		outcomeUnknown bool
+	}{
+		{"declined", http.StatusPaymentRequired, false},
+		{"gateway failure", http.StatusServiceUnavailable, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			ep := endpoints()[3] // PurchaseTuition
+			srv := newScriptedServer(t, ep, status(tc.status))
+			log := &callLog{name: "log"}
+			c := newLoopbackClient(t, srv.URL, insurance.WithObserver(log))
+
+			_, err := c.PurchaseTuition(context.Background(), fullTuitionPurchase())
+			require.Error(t, err)
+			require.Len(t, log.ends, 1)
+			end := log.ends[0]
+			assert.Equal(t, 1, end.Attempts)
+			assert.Equal(t, tc.status, end.StatusCode)
+			assert.Equal(t, tc.outcomeUnknown, end.OutcomeUnknown)
+			assert.Equal(t, err, end.Err)
+			assert.Contains(t, log.events[0], "record=true")
+		})
+	}
+}
+
+// A call refused locally is observed too, with no attempt.
+func TestObserverSeesCallsRefusedLocally(t *testing.T) {
+	log := &callLog{name: "log"}
+	c, err := insurance.NewClient(testBaseURL, insurance.WithClientID(testClientID), insurance.WithObserver(log))
+	require.NoError(t, err)
+
+	_, err = c.ListProducts(context.Background())
+	require.ErrorIs(t, err, insurance.ErrMissingCredentials)
+	assert.Equal(t, []string{
+		"start GET /v1/products api.insurance.test:443 record=false",
+		"end /v1/products in span of /v1/products",
+	}, log.events)
+	assert.Zero(t, log.ends[0].Attempts)
+}
+
+// Observers start in the order given and end in the reverse order.
+func TestObserversNest(t *testing.T) {
+	_, mt := newMockClient(t)
+	var order []string
+	outer := &callLog{name: "outer", shared: &order}
+	inner := &callLog{name: "inner", shared: &order}
+	c, err := insurance.NewClient(testBaseURL,
+		insurance.WithCredentials(testClientID, testClientSecret),
+		insurance.WithHTTPClient(&http.Client{Transport: mt}),
+		insurance.WithObserver(outer), insurance.WithObserver(inner))
+	require.NoError(t, err)
+	mt.RegisterResponder("GET", testBaseURL+"/v1/products", (&recorder{}).respond(200, `[]`))
+
+	_, err = c.ListProducts(context.Background())
+	require.NoError(t, err)
+	assert.Equal(t, []string{
+		"outer start GET /v1/products api.insurance.test:443 record=false",
+		"inner start GET /v1/products api.insurance.test:443 record=false",
+		"outer attempt 1 in span of /v1/products",
+		"inner attempt 1 in span of /v1/products",
+		"inner end /v1/products in span of /v1/products",
+		"outer end /v1/products in span of /v1/products",
+	}, order)
+}
+
+func TestWithObserverRefusesNil(t *testing.T) {
+	_, err := insurance.NewClient(testBaseURL, insurance.WithObserver(nil))
+	assert.ErrorContains(t, err, "WithObserver needs a non-nil Observer")
+}
