@@ -12,6 +12,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/partnerinsure/insurance-go"
+	"github.com/partnerinsure/insurance-go/examples/internal/cli/clitest"
 )
 
 // TestServesTheSandbox starts the command on a free port, reads the printed settings
@@ -53,4 +54,12 @@ func TestServesTheSandbox(t *testing.T) {
 	case <-time.After(5 * time.Second):
 		t.Fatal("the sandbox did not stop")
 	}
+}
+
+// TestHelp: -h, -help and --help print the usage and exit 0, without listening; a
+// mistake exits 2.
+func TestHelp(t *testing.T) {
+	clitest.CheckHelp(t, "sandbox", func(args []string, out io.Writer) error {
+		return run(t.Context(), args, out)
+	}, "sandbox serves the insurance sandbox on a port", "-client-id string", "INSURANCE_BASE_URL")
 }
