@@ -3,8 +3,9 @@
 //
 //	go run ./examples/sandbox -addr 127.0.0.1:8080
 //
-// It prints the base URL and the partner credentials, and serves until interrupted.
-// Behaviour and test values are documented in package insurancetest.
+// It prints the base URL and the partner credentials, and its process id, and serves
+// until interrupted (Ctrl-C) or killed with that id. Behaviour and test values are
+// documented in package insurancetest.
 package main
 
 import (
@@ -25,8 +26,9 @@ import (
 // about is the usage's account of the program, as in the package doc.
 const about = `sandbox serves the insurance sandbox on a port, so code in any language can point
 at it. It prints the settings to give that code (INSURANCE_BASE_URL,
-INSURANCE_CLIENT_ID and INSURANCE_CLIENT_SECRET), and serves until interrupted.
-Behaviour and test values are documented in package insurancetest.`
+INSURANCE_CLIENT_ID and INSURANCE_CLIENT_SECRET) and its process id, and serves
+until interrupted (Ctrl-C) or killed. Behaviour and test values are documented in
+package insurancetest.`
 
 func main() {
 	cli.ExitOnError("sandbox", run(context.Background(), os.Args[1:], os.Stdout))
@@ -68,8 +70,8 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 	return connect.Serve(ctx, srv, ln)
 }
 
-// printStartup tells the user, one line each, where the sandbox listens and how to
-// call it.
+// printStartup tells the user, one line each, where the sandbox listens, how to call
+// it, and, last, how to stop it.
 func printStartup(out io.Writer, sb *sandbox.Sandbox, addr net.Addr) {
 	fmt.Fprintf(out, "insurance sandbox listening\n")
 	fmt.Fprintf(out, "INSURANCE_BASE_URL=http://%s\n", addr)
@@ -77,4 +79,8 @@ func printStartup(out io.Writer, sb *sandbox.Sandbox, addr net.Addr) {
 	fmt.Fprintf(out, "INSURANCE_CLIENT_SECRET=%s\n", sb.ClientSecret())
 	fmt.Fprintf(out, "test cards: %s ok, %s declined; tokens: %s ok, %s declined\n",
 		sandbox.CardOK, sandbox.CardDeclined, sandbox.TokenOK, sandbox.TokenDeclined)
+	// A user who started it with go run sees only the go command's process: this is
+	// the server's own.
+	pid := os.Getpid()
+	fmt.Fprintf(out, "pid %d: stop with Ctrl-C or kill %d\n", pid, pid)
 }
