@@ -13,16 +13,17 @@ import (
 	"time"
 
 	"github.com/partnerinsure/insurance-go"
+	"github.com/partnerinsure/insurance-go/examples/internal/cli"
 	"github.com/partnerinsure/insurance-go/examples/internal/connect"
 )
+
+// about is the usage's account of the program, as in the package doc.
+const about = "events records an insured event (POST /v1/events)."
 
 func main() {
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	if err := run(ctx, os.Args[1:], os.Stdout); err != nil {
-		fmt.Fprintln(os.Stderr, "events:", err)
-		os.Exit(1)
-	}
+	cli.ExitOnError("events", run(ctx, os.Args[1:], os.Stdout))
 }
 
 func run(ctx context.Context, args []string, out io.Writer) error {
@@ -31,7 +32,7 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 	start := flags.String("start", "2027-06-01", "event start date, YYYY-MM-DD")
 	end := flags.String("end", "2027-06-03", "event end date, YYYY-MM-DD")
 	city := flags.String("city", "Chicago", "event city")
-	if err := flags.Parse(args); err != nil {
+	if err := cli.Parse(flags, args, out, about, connect.Help); err != nil {
 		return err
 	}
 	startDate, err := insurance.ParseDate(*start)

@@ -26,15 +26,18 @@ import (
 	"time"
 
 	"github.com/partnerinsure/insurance-go"
+	"github.com/partnerinsure/insurance-go/examples/internal/cli"
 	"github.com/partnerinsure/insurance-go/examples/internal/connect"
 	"github.com/partnerinsure/insurance-go/insurancetest"
 )
 
+// about is the usage's account of the program, as in the package doc.
+const about = `gap-medical-checkout is a small partner web app that runs the interface's
+client-side purchase flow in a real browser: open the URL it prints. The page gets
+a short-lived customer secret, never the partner's client secret.`
+
 func main() {
-	if err := run(context.Background(), os.Args[1:], os.Stdout); err != nil {
-		fmt.Fprintln(os.Stderr, "gap-medical-checkout:", err)
-		os.Exit(1)
-	}
+	cli.ExitOnError("gap-medical-checkout", run(context.Background(), os.Args[1:], os.Stdout))
 }
 
 func run(ctx context.Context, args []string, out io.Writer) error {
@@ -42,7 +45,7 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 	addr := flags.String("addr", "127.0.0.1:8090", "address to serve the checkout on")
 	secretTTL := flags.Duration("secret-ttl", 15*time.Minute, "sandbox only: lifetime of customer secrets")
 	componentURL := flags.String("component-url", "", "address of the insurer's client-side component (default: the sandbox stand-in)")
-	if err := flags.Parse(args); err != nil {
+	if err := cli.Parse(flags, args, out, about, connect.Help); err != nil {
 		return err
 	}
 	ln, err := net.Listen("tcp", *addr)

@@ -16,6 +16,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/partnerinsure/insurance-go"
+	"github.com/partnerinsure/insurance-go/examples/internal/cli/clitest"
 	"github.com/partnerinsure/insurance-go/insurancetest"
 )
 
@@ -138,4 +139,11 @@ func TestRunServesTheCheckout(t *testing.T) {
 	case <-time.After(5 * time.Second):
 		t.Fatal("the checkout did not stop")
 	}
+}
+
+// TestHelp: -h, -help and --help print the usage and exit 0; a mistake exits 2.
+func TestHelp(t *testing.T) {
+	clitest.CheckHelp(t, "gap-medical-checkout", func(args []string, out io.Writer) error {
+		return run(t.Context(), args, out)
+	}, "gap-medical-checkout is a small partner web app", "-component-url string", "INSURANCE_BASE_URL", "INSURANCE_CLIENT_ID", "INSURANCE_CLIENT_SECRET")
 }

@@ -142,6 +142,6 @@ func TestBuyTuitionCoverOutcomeUnknown(t *testing.T) {
 
 func TestRun(t *testing.T) {
 	var out strings.Builder
-	require.NoError(t, run(context.Background(), &out))
+	require.NoError(t, run(context.Background(), nil, &out))
 	assert.Contains(t, out.String(), "Tuition cover bought: policy pol_")
 }

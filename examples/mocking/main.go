@@ -9,25 +9,35 @@ package main
 import (
 	"context"
 	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"os"
 	"time"
 
 	"github.com/partnerinsure/insurance-go"
+	"github.com/partnerinsure/insurance-go/examples/internal/cli"
 	"github.com/partnerinsure/insurance-go/insurancetest"
 )
+
+// about is the usage's account of the program, as in the package doc.
+const about = `mocking runs CoverSeller, a small partner service, against the in-process
+sandbox: a trip quoted, tuition cover declined then bought. It needs no
+configuration and never calls a real service.
+
+Its tests are the reference for testing partner code against the SDK: read
+examples/mocking/coverseller_test.go and run go test ./examples/mocking.`
 
 func main() {
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	if err := run(ctx, os.Stdout); err != nil {
-		fmt.Fprintln(os.Stderr, "mocking:", err)
-		os.Exit(1)
-	}
+	cli.ExitOnError("mocking", run(ctx, os.Args[1:], os.Stdout))
 }
 
-func run(ctx context.Context, out io.Writer) error {
+func run(ctx context.Context, args []string, out io.Writer) error {
+	if err := cli.Parse(flag.NewFlagSet("mocking", flag.ContinueOnError), args, out, about); err != nil {
+		return err
+	}
 	srv := insurancetest.NewServer()
 	defer srv.Close()
 	fmt.Fprintf(out, "Using the in-process sandbox at %s.\n", srv.URL)

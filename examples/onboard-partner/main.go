@@ -13,16 +13,17 @@ import (
 	"time"
 
 	"github.com/partnerinsure/insurance-go"
+	"github.com/partnerinsure/insurance-go/examples/internal/cli"
 	"github.com/partnerinsure/insurance-go/examples/internal/connect"
 )
+
+// about is the usage's account of the program, as in the package doc.
+const about = "onboard-partner onboards a new limited partner (POST /v1/partners/onboard)."
 
 func main() {
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	if err := run(ctx, os.Args[1:], os.Stdout); err != nil {
-		fmt.Fprintln(os.Stderr, "onboard-partner:", err)
-		os.Exit(1)
-	}
+	cli.ExitOnError("onboard-partner", run(ctx, os.Args[1:], os.Stdout))
 }
 
 func run(ctx context.Context, args []string, out io.Writer) error {
@@ -32,7 +33,7 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 	country := flags.String("country", "US", "country: US or CA")
 	website := flags.String("website", "https://acme.example", "partner website")
 	travelRetailer := flags.Bool("travel-retailer", false, "ask for the steps to become a certified travel retailer")
-	if err := flags.Parse(args); err != nil {
+	if err := cli.Parse(flags, args, out, about, connect.Help); err != nil {
 		return err
 	}
 	env, closeEnv, err := connect.Open(out)

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"io"
 	"strings"
 	"testing"
 
@@ -9,6 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/partnerinsure/insurance-go"
+	"github.com/partnerinsure/insurance-go/examples/internal/cli/clitest"
 )
 
 func TestOnboardsAPartner(t *testing.T) {
@@ -21,4 +23,11 @@ func TestOnboardsAPartner(t *testing.T) {
 
 	err := run(context.Background(), []string{"-country", "MX"}, &out)
 	assert.ErrorContains(t, err, `fix the flags: insurance: invalid request: country must be US or CA, not "MX"`)
+}
+
+// TestHelp: -h, -help and --help print the usage and exit 0; a mistake exits 2.
+func TestHelp(t *testing.T) {
+	clitest.CheckHelp(t, "onboard-partner", func(args []string, out io.Writer) error {
+		return run(t.Context(), args, out)
+	}, "onboard-partner onboards a new limited partner", "-travel-retailer", "INSURANCE_BASE_URL", "INSURANCE_CLIENT_ID", "INSURANCE_CLIENT_SECRET")
 }

@@ -5,24 +5,29 @@ package main
 
 import (
 	"context"
+	"flag"
 	"fmt"
 	"io"
 	"os"
 	"time"
 
+	"github.com/partnerinsure/insurance-go/examples/internal/cli"
 	"github.com/partnerinsure/insurance-go/examples/internal/connect"
 )
+
+// about is the usage's account of the program, as in the package doc.
+const about = "products lists the products the partner can sell (GET /v1/products)."
 
 func main() {
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	if err := run(ctx, os.Stdout); err != nil {
-		fmt.Fprintln(os.Stderr, "products:", err)
-		os.Exit(1)
-	}
+	cli.ExitOnError("products", run(ctx, os.Args[1:], os.Stdout))
 }
 
-func run(ctx context.Context, out io.Writer) error {
+func run(ctx context.Context, args []string, out io.Writer) error {
+	if err := cli.Parse(flag.NewFlagSet("products", flag.ContinueOnError), args, out, about, connect.Help); err != nil {
+		return err
+	}
 	env, closeEnv, err := connect.Open(out)
 	if err != nil {
 		return err

@@ -19,24 +19,27 @@ import (
 	"time"
 
 	"github.com/partnerinsure/insurance-go"
+	"github.com/partnerinsure/insurance-go/examples/internal/cli"
 	"github.com/partnerinsure/insurance-go/examples/internal/connect"
 	"github.com/partnerinsure/insurance-go/insurancetest"
 )
 
+// about is the usage's account of the program, as in the package doc.
+const about = `quickstart walks through the whole insurance interface in one run: products, a
+travel quote created then updated, a partner onboarded, an event recorded, the
+client-side gap-medical checkout, and a tuition purchase declined then paid.`
+
 func main() {
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	if err := run(ctx, os.Args[1:], os.Stdout); err != nil {
-		fmt.Fprintln(os.Stderr, "quickstart failed:", err)
-		os.Exit(1)
-	}
+	cli.ExitOnError("quickstart", run(ctx, os.Args[1:], os.Stdout))
 }
 
 func run(ctx context.Context, args []string, out io.Writer) error {
 	flags := flag.NewFlagSet("quickstart", flag.ContinueOnError)
 	email := flags.String("email", "ada@example.com", "customer email address")
 	tuitionQuote := flags.String("tuition-quote", "", "tuition quote id to buy (made for you on the sandbox)")
-	if err := flags.Parse(args); err != nil {
+	if err := cli.Parse(flags, args, out, about, connect.Help); err != nil {
 		return err
 	}
 	env, closeEnv, err := connect.Open(out)

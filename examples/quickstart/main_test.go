@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"io"
 	"strings"
 	"testing"
 
@@ -9,6 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/partnerinsure/insurance-go"
+	"github.com/partnerinsure/insurance-go/examples/internal/cli/clitest"
 )
 
 func TestQuickstartTellsTheWholeStory(t *testing.T) {
@@ -44,4 +46,11 @@ func TestQuickstartFailsClearlyOnABadService(t *testing.T) {
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), "listing products")
 	assert.Contains(t, err.Error(), "connection refused")
+}
+
+// TestHelp: -h, -help and --help print the usage and exit 0; a mistake exits 2.
+func TestHelp(t *testing.T) {
+	clitest.CheckHelp(t, "quickstart", func(args []string, out io.Writer) error {
+		return run(t.Context(), args, out)
+	}, "quickstart walks through the whole insurance interface", "-tuition-quote string", "INSURANCE_BASE_URL", "INSURANCE_CLIENT_ID", "INSURANCE_CLIENT_SECRET")
 }

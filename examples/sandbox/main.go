@@ -3,8 +3,9 @@
 //
 //	go run ./examples/sandbox -addr 127.0.0.1:8080
 //
-// It prints the base URL and the partner credentials, and serves until interrupted.
-// Behaviour and test values are documented in package insurancetest.
+// It prints the base URL and the partner credentials, and its process id, and serves
+// until interrupted (Ctrl-C) or killed with that id. Behaviour and test values are
+// documented in package insurancetest.
 package main
 
 import (
@@ -17,40 +18,69 @@ import (
 	"os"
 	"time"
 
+	"github.com/partnerinsure/insurance-go/examples/internal/cli"
 	"github.com/partnerinsure/insurance-go/examples/internal/connect"
 	"github.com/partnerinsure/insurance-go/internal/sandbox"
 )
 
+// about is the usage's account of the program, as in the package doc.
+const about = `sandbox serves the insurance sandbox on a port, so code in any language can point
+at it. It prints the settings to give that code (INSURANCE_BASE_URL,
+INSURANCE_CLIENT_ID and INSURANCE_CLIENT_SECRET) and its process id, and serves
+until interrupted (Ctrl-C) or killed. Behaviour and test values are documented in
+package insurancetest.`
+
 func main() {
-	if err := run(context.Background(), os.Args[1:], os.Stdout); err != nil {
-		fmt.Fprintln(os.Stderr, "sandbox:", err)
-		os.Exit(1)
+	cli.ExitOnError("sandbox", run(context.Background(), os.Args[1:], os.Stdout))
+}
+
+// options are what the command line sets.
+type options struct {
+	addr    string
+	sandbox sandbox.Config
+}
+
+// parseFlags reads the command line into options. A new setting is a field and a
+// flag here.
+func parseFlags(args []string, out io.Writer) (*options, error) {
+	var opts options
+	flags := flag.NewFlagSet("sandbox", flag.ContinueOnError)
+	flags.StringVar(&opts.addr, "addr", "127.0.0.1:8080", "address to listen on")
+	flags.StringVar(&opts.sandbox.ClientID, "client-id", "", "partner client id to accept (default: random)")
+	flags.StringVar(&opts.sandbox.ClientSecret, "client-secret", "", "partner client secret to accept (default: random)")
+	flags.DurationVar(&opts.sandbox.SecretTTL, "secret-ttl", sandbox.DefaultSecretTTL, "lifetime of customer secrets")
+	if err := cli.Parse(flags, args, out, about); err != nil {
+		return nil, err
 	}
+	return &opts, nil
 }
 
 func run(ctx context.Context, args []string, out io.Writer) error {
-	flags := flag.NewFlagSet("sandbox", flag.ContinueOnError)
-	addr := flags.String("addr", "127.0.0.1:8080", "address to listen on")
-	clientID := flags.String("client-id", "", "partner client id to accept (default: random)")
-	clientSecret := flags.String("client-secret", "", "partner client secret to accept (default: random)")
-	secretTTL := flags.Duration("secret-ttl", sandbox.DefaultSecretTTL, "lifetime of customer secrets")
-	if err := flags.Parse(args); err != nil {
+	opts, err := parseFlags(args, out)
+	if err != nil {
 		return err
 	}
-
-	sb := sandbox.New(sandbox.Config{ClientID: *clientID, ClientSecret: *clientSecret, SecretTTL: *secretTTL})
-	ln, err := net.Listen("tcp", *addr)
+	sb := sandbox.New(opts.sandbox)
+	ln, err := net.Listen("tcp", opts.addr)
 	if err != nil {
 		return err
 	}
 	srv := &http.Server{Handler: sb, ReadHeaderTimeout: 10 * time.Second}
+	printStartup(out, sb, ln.Addr())
+	return connect.Serve(ctx, srv, ln)
+}
 
+// printStartup tells the user, one line each, where the sandbox listens, how to call
+// it, and, last, how to stop it.
+func printStartup(out io.Writer, sb *sandbox.Sandbox, addr net.Addr) {
 	fmt.Fprintf(out, "insurance sandbox listening\n")
-	fmt.Fprintf(out, "INSURANCE_BASE_URL=http://%s\n", ln.Addr())
+	fmt.Fprintf(out, "INSURANCE_BASE_URL=http://%s\n", addr)
 	fmt.Fprintf(out, "INSURANCE_CLIENT_ID=%s\n", sb.ClientID())
 	fmt.Fprintf(out, "INSURANCE_CLIENT_SECRET=%s\n", sb.ClientSecret())
 	fmt.Fprintf(out, "test cards: %s ok, %s declined; tokens: %s ok, %s declined\n",
 		sandbox.CardOK, sandbox.CardDeclined, sandbox.TokenOK, sandbox.TokenDeclined)
-
-	return connect.Serve(ctx, srv, ln)
+	// A user who started it with go run sees only the go command's process: this is
+	// the server's own.
+	pid := os.Getpid()
+	fmt.Fprintf(out, "pid %d: stop with Ctrl-C or kill %d\n", pid, pid)
 }

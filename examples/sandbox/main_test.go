@@ -3,7 +3,9 @@ package main
 import (
 	"bufio"
 	"context"
+	"fmt"
 	"io"
+	"os"
 	"strings"
 	"testing"
 	"time"
@@ -12,45 +14,82 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/partnerinsure/insurance-go"
+	"github.com/partnerinsure/insurance-go/examples/internal/cli/clitest"
 )
+
+// start runs the command with args until the test ends, and returns the lines it
+// prints at start-up, up to the pid line, and a function that interrupts it and
+// returns its outcome.
+func start(t *testing.T, args ...string) (startup []string, stop func() error) {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	t.Cleanup(cancel)
+	pr, pw := io.Pipe()
+	done := make(chan error, 1)
+	go func() {
+		done <- run(ctx, args, pw)
+		pw.Close()
+	}()
+	lines := bufio.NewScanner(pr)
+	for lines.Scan() {
+		startup = append(startup, lines.Text())
+		if strings.HasPrefix(lines.Text(), "pid ") {
+			break
+		}
+	}
+	if len(startup) == 0 || !strings.HasPrefix(startup[len(startup)-1], "pid ") {
+		t.Fatalf("the sandbox stopped before it listened: %v\n%s", <-done, strings.Join(startup, "\n"))
+	}
+	go func() { _, _ = io.Copy(io.Discard, pr) }()
+	return startup, func() error {
+		cancel()
+		select {
+		case err := <-done:
+			return err
+		case <-time.After(5 * time.Second):
+			t.Fatal("the sandbox did not stop")
+			return nil
+		}
+	}
+}
 
 // TestServesTheSandbox starts the command on a free port, reads the printed settings
 // and calls it with a client built from them, as another program would.
 func TestServesTheSandbox(t *testing.T) {
-	ctx, cancel := context.WithCancel(context.Background())
-	pr, pw := io.Pipe()
-	done := make(chan error, 1)
-	go func() {
-		done <- run(ctx, []string{"-addr", "127.0.0.1:0", "-client-id", "ci_demo"}, pw)
-		pw.Close()
-	}()
-
+	startup, stop := start(t, "-addr", "127.0.0.1:0", "-client-id", "ci_demo")
 	env := map[string]string{}
-	lines := bufio.NewScanner(pr)
-	for lines.Scan() {
-		if k, v, ok := strings.Cut(lines.Text(), "="); ok {
+	for _, line := range startup {
+		if k, v, ok := strings.Cut(line, "="); ok {
 			env[k] = v
 		}
-		if strings.HasPrefix(lines.Text(), "test cards") {
-			break
-		}
 	}
-	go func() { _, _ = io.Copy(io.Discard, pr) }()
 	assert.Equal(t, "ci_demo", env[insurance.EnvClientID])
 	assert.NotEmpty(t, env[insurance.EnvClientSecret])
 
 	client, err := insurance.NewClient(env[insurance.EnvBaseURL],
 		insurance.WithCredentials(env[insurance.EnvClientID], env[insurance.EnvClientSecret]))
 	require.NoError(t, err)
-	products, err := client.ListProducts(ctx)
+	products, err := client.ListProducts(t.Context())
 	require.NoError(t, err)
 	assert.Len(t, products.Products, 3)
 
-	cancel()
-	select {
-	case err := <-done:
-		assert.NoError(t, err)
-	case <-time.After(5 * time.Second):
-		t.Fatal("the sandbox did not stop")
-	}
+	assert.NoError(t, stop())
+}
+
+// TestPrintsItsPid: a user who started the sandbox with go run learns which process to
+// stop, last, once it listens.
+func TestPrintsItsPid(t *testing.T) {
+	startup, stop := start(t, "-addr", "127.0.0.1:0")
+	require.NotEmpty(t, startup)
+	pid := os.Getpid() // run runs in the test's process
+	assert.Equal(t, fmt.Sprintf("pid %d: stop with Ctrl-C or kill %d", pid, pid), startup[len(startup)-1])
+	assert.NoError(t, stop())
+}
+
+// TestHelp: -h, -help and --help print the usage and exit 0, without listening; a
+// mistake exits 2.
+func TestHelp(t *testing.T) {
+	clitest.CheckHelp(t, "sandbox", func(args []string, out io.Writer) error {
+		return run(t.Context(), args, out)
+	}, "sandbox serves the insurance sandbox on a port", "process id", "-client-id string", "INSURANCE_BASE_URL")
 }

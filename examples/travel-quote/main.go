@@ -14,16 +14,17 @@ import (
 	"time"
 
 	"github.com/partnerinsure/insurance-go"
+	"github.com/partnerinsure/insurance-go/examples/internal/cli"
 	"github.com/partnerinsure/insurance-go/examples/internal/connect"
 )
+
+// about is the usage's account of the program, as in the package doc.
+const about = "travel-quote quotes travel cover, or updates a quote with -quote-id\n(POST /v1/quote/travel)."
 
 func main() {
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	if err := run(ctx, os.Args[1:], os.Stdout); err != nil {
-		fmt.Fprintln(os.Stderr, "travel-quote:", err)
-		os.Exit(1)
-	}
+	cli.ExitOnError("travel-quote", run(ctx, os.Args[1:], os.Stdout))
 }
 
 func run(ctx context.Context, args []string, out io.Writer) error {
@@ -33,7 +34,7 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 	start := flags.String("start", "2027-03-01", "trip start date, YYYY-MM-DD")
 	end := flags.String("end", "2027-03-15", "trip end date, YYYY-MM-DD")
 	quoteID := flags.String("quote-id", "", "update this quote instead of creating one")
-	if err := flags.Parse(args); err != nil {
+	if err := cli.Parse(flags, args, out, about, connect.Help); err != nil {
 		return err
 	}
 	startDate, err := insurance.ParseDate(*start)

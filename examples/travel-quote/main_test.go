@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"io"
 	"strings"
 	"testing"
 
@@ -9,6 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/partnerinsure/insurance-go"
+	"github.com/partnerinsure/insurance-go/examples/internal/cli/clitest"
 )
 
 func TestQuotesTravel(t *testing.T) {
@@ -26,4 +28,11 @@ func TestRejectedQuoteExplainsWhy(t *testing.T) {
 	assert.EqualError(t, err, "the service refused the quote: policy_attributes.trip_end_date is before policy_attributes.trip_start_date")
 	err = run(context.Background(), []string{"-start", "March"}, &out)
 	assert.ErrorContains(t, err, "want YYYY-MM-DD")
+}
+
+// TestHelp: -h, -help and --help print the usage and exit 0; a mistake exits 2.
+func TestHelp(t *testing.T) {
+	clitest.CheckHelp(t, "travel-quote", func(args []string, out io.Writer) error {
+		return run(t.Context(), args, out)
+	}, "travel-quote quotes travel cover", "-quote-id string", "INSURANCE_BASE_URL", "INSURANCE_CLIENT_ID", "INSURANCE_CLIENT_SECRET")
 }

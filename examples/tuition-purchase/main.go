@@ -15,17 +15,19 @@ import (
 	"time"
 
 	"github.com/partnerinsure/insurance-go"
+	"github.com/partnerinsure/insurance-go/examples/internal/cli"
 	"github.com/partnerinsure/insurance-go/examples/internal/connect"
 	"github.com/partnerinsure/insurance-go/insurancetest"
 )
 
+// about is the usage's account of the program, as in the package doc.
+const about = `tuition-purchase buys tuition cover by card (POST /v1/purchase/tuition). On the
+sandbox it makes the tuition quote for you; on a real service pass -quote-id.`
+
 func main() {
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	if err := run(ctx, os.Args[1:], os.Stdout); err != nil {
-		fmt.Fprintln(os.Stderr, "tuition-purchase:", err)
-		os.Exit(1)
-	}
+	cli.ExitOnError("tuition-purchase", run(ctx, os.Args[1:], os.Stdout))
 }
 
 func run(ctx context.Context, args []string, out io.Writer) error {
@@ -33,7 +35,7 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 	email := flags.String("email", "ada@example.com", "customer email address")
 	card := flags.String("card", insurancetest.CardOK, "card number")
 	quoteID := flags.String("quote-id", "", "tuition quote to buy (made for you on the sandbox)")
-	if err := flags.Parse(args); err != nil {
+	if err := cli.Parse(flags, args, out, about, connect.Help); err != nil {
 		return err
 	}
 	env, closeEnv, err := connect.Open(out)

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"io"
 	"strings"
 	"testing"
 
@@ -9,6 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/partnerinsure/insurance-go"
+	"github.com/partnerinsure/insurance-go/examples/internal/cli/clitest"
 	"github.com/partnerinsure/insurance-go/insurancetest"
 )
 
@@ -21,4 +23,11 @@ func TestBuysTuitionCover(t *testing.T) {
 	out.Reset()
 	require.NoError(t, run(context.Background(), []string{"-card", insurancetest.CardDeclined}, &out))
 	assert.Contains(t, out.String(), "Payment declined (402)")
+}
+
+// TestHelp: -h, -help and --help print the usage and exit 0; a mistake exits 2.
+func TestHelp(t *testing.T) {
+	clitest.CheckHelp(t, "tuition-purchase", func(args []string, out io.Writer) error {
+		return run(t.Context(), args, out)
+	}, "tuition-purchase buys tuition cover by card", "-card string", "INSURANCE_BASE_URL", "INSURANCE_CLIENT_ID", "INSURANCE_CLIENT_SECRET")
 }

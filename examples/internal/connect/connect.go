@@ -19,6 +19,14 @@ import (
 	"github.com/partnerinsure/insurance-go/insurancetest"
 )
 
+// Help says, in a program's usage, what Open connects to and how to point the
+// program at a real service.
+const Help = `With no configuration it runs against an in-process sandbox. To run it against a
+real service, set:
+  ` + insurance.EnvBaseURL + `       the service's base URL
+  ` + insurance.EnvClientID + `      your partner client id
+  ` + insurance.EnvClientSecret + `  your partner client secret`
+
 // Env is what an example talks to.
 type Env struct {
 	// Backend holds the full partner credentials: it runs on the partner's server.
