@@ -92,6 +92,7 @@ func (r *recorder) only(t *testing.T) sent {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	require.Len(t, r.requests, 1)
+	requireAllowed(t, r.requests[0]) // api/openapi.yaml must allow every request a test inspects
 	return r.requests[0]
 }
 
