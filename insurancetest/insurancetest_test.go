@@ -500,7 +500,7 @@ func TestMalformedBodies(t *testing.T) {
 		{"not JSON", "/v1/quote/travel", `{"customer":`, "request body is empty or cut short", 400},
 		{"syntax error", "/v1/quote/travel", `{"customer" 1}`, "malformed JSON at byte", 400},
 		{"wrong type", "/v1/quote/travel", `{"policy_attributes":{"trip_cost":"cheap"}}`, "parameter policy_attributes.trip_cost must be a number, not string", 400},
-		{"bad date", "/v1/quote/travel", `{"policy_attributes":{"trip_start_date":"01/03/2027"}}`, "want YYYY-MM-DD", 400},
+		{"bad date", "/v1/quote/travel", `{"customer":{"email_address":"ada@example.com"},"policy_attributes":{"trip_start_date":"01/03/2027"}}`, `policy_attributes.trip_start_date must be a date YYYY-MM-DD, not "01/03/2027"`, 400},
 		{"empty body", "/v1/purchase/tuition", ``, "request body is empty", 400},
 		{"array", "/v1/events", `[1,2]`, "must be a object", 400},
 		{"trailing data", "/v1/events", `{} {}`, "trailing data", 400},

@@ -3,9 +3,11 @@
 //
 //	go run ./examples/sandbox -addr 127.0.0.1:8080
 //
-// It prints the base URL and the partner credentials, and its process id, and serves
-// until interrupted (Ctrl-C) or killed with that id. Behaviour and test values are
-// documented in package insurancetest.
+// It prints the base URL, the partner credentials, the auth scheme each endpoint
+// takes, the sandbox's own controls (faults, the request log, the clock) and its
+// process id, and serves until interrupted (Ctrl-C) or killed with that id. Pages on
+// other origins may call the browser endpoints with -allow-origin (repeatable).
+// Behaviour, controls and test values are documented in package insurancetest.
 package main
 
 import (
@@ -16,6 +18,7 @@ import (
 	"net"
 	"net/http"
 	"os"
+	"strings"
 	"time"
 
 	"github.com/partnerinsure/insurance-go/examples/internal/cli"
@@ -49,6 +52,14 @@ func parseFlags(args []string, out io.Writer) (*options, error) {
 	flags.StringVar(&opts.sandbox.ClientID, "client-id", "", "partner client id to accept (default: random)")
 	flags.StringVar(&opts.sandbox.ClientSecret, "client-secret", "", "partner client secret to accept (default: random)")
 	flags.DurationVar(&opts.sandbox.SecretTTL, "secret-ttl", sandbox.DefaultSecretTTL, "lifetime of customer secrets")
+	flags.Func("allow-origin", "a web origin (e.g. http://127.0.0.1:8090) whose pages may call the browser endpoints; repeatable",
+		func(origin string) error {
+			if !strings.HasPrefix(origin, "http://") && !strings.HasPrefix(origin, "https://") {
+				return fmt.Errorf("want an origin such as http://127.0.0.1:8090, not %q", origin)
+			}
+			opts.sandbox.AllowedOrigins = append(opts.sandbox.AllowedOrigins, origin)
+			return nil
+		})
 	if err := cli.Parse(flags, args, out, about); err != nil {
 		return nil, err
 	}
@@ -66,19 +77,28 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 		return err
 	}
 	srv := &http.Server{Handler: sb, ReadHeaderTimeout: 10 * time.Second}
-	printStartup(out, sb, ln.Addr())
+	printStartup(out, sb, ln.Addr(), opts.sandbox.AllowedOrigins)
 	return connect.Serve(ctx, srv, ln)
 }
 
 // printStartup tells the user, one line each, where the sandbox listens, how to call
 // it, and, last, how to stop it.
-func printStartup(out io.Writer, sb *sandbox.Sandbox, addr net.Addr) {
+func printStartup(out io.Writer, sb *sandbox.Sandbox, addr net.Addr, origins []string) {
 	fmt.Fprintf(out, "insurance sandbox listening\n")
 	fmt.Fprintf(out, "INSURANCE_BASE_URL=http://%s\n", addr)
 	fmt.Fprintf(out, "INSURANCE_CLIENT_ID=%s\n", sb.ClientID())
 	fmt.Fprintf(out, "INSURANCE_CLIENT_SECRET=%s\n", sb.ClientSecret())
 	fmt.Fprintf(out, "test cards: %s ok, %s declined; tokens: %s ok, %s declined\n",
 		sandbox.CardOK, sandbox.CardDeclined, sandbox.TokenOK, sandbox.TokenDeclined)
+	fmt.Fprintln(out, "endpoints and the auth each takes:")
+	for _, r := range sandbox.Routes() {
+		fmt.Fprintf(out, "  %-5s %-26s %s\n", r.Method, r.Path, r.Auth)
+	}
+	fmt.Fprintf(out, "sandbox controls (Basic auth): %s\n", strings.Join(sandbox.Controls, ", "))
+	fmt.Fprintf(out, "OpenAPI document: http://%s%s\n", addr, sandbox.OpenAPIPath)
+	if len(origins) > 0 {
+		fmt.Fprintf(out, "pages on %s may call the browser endpoints\n", strings.Join(origins, ", "))
+	}
 	// A user who started it with go run sees only the go command's process: this is
 	// the server's own.
 	pid := os.Getpid()

@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"net/http"
 	"os"
 	"strings"
 	"testing"
@@ -92,4 +93,42 @@ func TestHelp(t *testing.T) {
 	clitest.CheckHelp(t, "sandbox", func(args []string, out io.Writer) error {
 		return run(t.Context(), args, out)
 	}, "sandbox serves the insurance sandbox on a port", "process id", "-client-id string", "INSURANCE_BASE_URL")
+}
+
+// TestAllowOriginAndAuthTable: -allow-origin (repeatable) lets pages on those origins
+// call the browser endpoints, and the start-up lines say which auth each endpoint
+// takes.
+func TestAllowOriginAndAuthTable(t *testing.T) {
+	startup, stop := start(t, "-addr", "127.0.0.1:0",
+		"-allow-origin", "http://127.0.0.1:8090", "-allow-origin", "http://localhost:3000")
+	text := strings.Join(startup, "\n")
+	assert.Contains(t, text, "POST  /v1/purchase/gap-medical   Bearer customer secret only")
+	assert.Contains(t, text, "POST  /v1/quote/travel           Basic, or the x-api-client-id header")
+	assert.Contains(t, text, "POST /sandbox/faults")
+	assert.Contains(t, text, "pages on http://127.0.0.1:8090, http://localhost:3000 may call the browser endpoints")
+
+	var base string
+	for _, line := range startup {
+		if v, ok := strings.CutPrefix(line, insurance.EnvBaseURL+"="); ok {
+			base = v
+		}
+	}
+	for origin, allowed := range map[string]bool{
+		"http://127.0.0.1:8090": true, "http://localhost:3000": true, "http://evil.example": false,
+	} {
+		req, err := http.NewRequest(http.MethodOptions, base+"/v1/quote/travel", nil)
+		require.NoError(t, err)
+		req.Header.Set("Origin", origin)
+		req.Header.Set("Access-Control-Request-Method", "POST")
+		resp, err := http.DefaultClient.Do(req)
+		require.NoError(t, err)
+		resp.Body.Close()
+		assert.Equal(t, allowed, resp.Header.Get("Access-Control-Allow-Origin") == origin, origin)
+	}
+	assert.NoError(t, stop())
+}
+
+func TestAllowOriginRefusesWhatIsNotAnOrigin(t *testing.T) {
+	err := run(t.Context(), []string{"-allow-origin", "127.0.0.1:8090"}, io.Discard)
+	assert.ErrorContains(t, err, "want an origin such as http://127.0.0.1:8090")
 }

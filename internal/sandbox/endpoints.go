@@ -10,9 +10,77 @@ import (
 	"time"
 
 	"github.com/google/uuid"
-
-	"github.com/partnerinsure/insurance-go"
 )
+
+// auth is the scheme an endpoint accepts.
+type auth int
+
+const (
+	authBasic auth = iota
+	authClientID
+	authBasicOrClientID
+	authBearer
+)
+
+var authNames = map[auth]string{
+	authBasic:           "Basic (client id and client secret)",
+	authClientID:        "x-api-client-id header only",
+	authBasicOrClientID: "Basic, or the x-api-client-id header",
+	authBearer:          "Bearer customer secret only",
+}
+
+// endpoint is one route of the interface. handle returns the status and body to send,
+// or an *apiError.
+type endpoint struct {
+	method, path string
+	auth         auth
+	handle       func(s *Sandbox, body []byte, bearerEmail string) (int, any, error)
+	// corsHeaders, when set, lets pages on an allowed origin call the endpoint with
+	// these request headers. Basic-auth endpoints have none: no page may call them.
+	corsHeaders string
+}
+
+// Request headers a page may send to the browser endpoints.
+const (
+	corsClientID = "Accept, Content-Type, x-api-client-id"
+	corsBearer   = "Accept, Content-Type, Authorization"
+)
+
+// endpoints is the interface's endpoint table, in the order of interface.md.
+var endpoints = []endpoint{
+	{http.MethodGet, "/v1/products", authBasic, (*Sandbox).listProducts, ""},
+	{http.MethodPost, "/v1/quote/gap-medical", authClientID, (*Sandbox).quoteGapMedical, corsClientID},
+	{http.MethodPost, "/v1/quote/travel", authBasicOrClientID, (*Sandbox).quoteTravel, corsClientID},
+	{http.MethodPost, "/v1/purchase/gap-medical", authBearer, (*Sandbox).purchaseGapMedical, corsBearer},
+	{http.MethodPost, "/v1/purchase/tuition", authBasic, (*Sandbox).purchaseTuition, ""},
+	{http.MethodPost, "/v1/auth/customer/secret", authBasic, (*Sandbox).createCustomerSecret, ""},
+	{http.MethodPost, "/v1/partners/onboard", authBasic, (*Sandbox).onboardPartner, ""},
+	{http.MethodPost, "/v1/events", authBasic, (*Sandbox).createEvent, ""},
+}
+
+func endpointAt(path string) (endpoint, bool) {
+	for _, ep := range endpoints {
+		if ep.path == path {
+			return ep, true
+		}
+	}
+	return endpoint{}, false
+}
+
+// Route is one endpoint of the interface as the sandbox serves it.
+type Route struct {
+	Method, Path string
+	Auth         string // the scheme it takes, for people: "Basic (client id and client secret)", ...
+}
+
+// Routes lists the interface's endpoints with the auth scheme each takes.
+func Routes() []Route {
+	routes := make([]Route, len(endpoints))
+	for i, ep := range endpoints {
+		routes[i] = Route{Method: ep.method, Path: ep.path, Auth: authNames[ep.auth]}
+	}
+	return routes
+}
 
 // Product lines with a path in the interface.
 const (
@@ -21,7 +89,7 @@ const (
 	productTuition    = "tuition"
 )
 
-// Premium formulas (documented in package insurancetest).
+// Premium formulas and answer values (documented in package insurancetest).
 const (
 	travelRatePerCost      = 0.045 // 4.5% of the trip cost
 	travelPerTravelerDay   = 2.50  // plus 2.50 per traveller per trip day
@@ -61,12 +129,39 @@ type policy struct {
 	CreatedAt            time.Time `json:"created_at"`
 }
 
+// event is a stored insured event; it is also the body of its answer.
+type event struct {
+	ID                        string              `json:"id"`
+	EventName                 string              `json:"event_name"`
+	EventStartDate            string              `json:"event_start_date"`
+	EventEndDate              string              `json:"event_end_date"`
+	EventStreet               string              `json:"event_street"`
+	EventCity                 string              `json:"event_city"`
+	EventState                string              `json:"event_state"`
+	EventPostalCode           string              `json:"event_postal_code"`
+	EventCountry              string              `json:"event_country"`
+	Metadata                  map[string]any      `json:"metadata"`
+	InsuranceRequired         bool                `json:"insurance_required"`
+	InsuranceRequirementsType string              `json:"insurance_requirements_type"`
+	Purpose                   string              `json:"purpose"`
+	AdditionalInsured         []map[string]string `json:"additional_insured"`
+	Attributes                eventAttributes     `json:"attributes"`
+}
+
+type eventAttributes struct {
+	RoomBlockProtection struct {
+		Rate      float64 `json:"rate"`
+		Enabled   bool    `json:"enabled"`
+		EventType string  `json:"event_type"`
+	} `json:"room_block_protection"`
+}
+
 type customerSecret struct {
 	email   string
 	expires time.Time
 }
 
-func (s *Sandbox) listProducts(*http.Request, string) (int, any, error) {
+func (s *Sandbox) listProducts([]byte, string) (int, any, error) {
 	return http.StatusOK, map[string]any{"products": []map[string]string{
 		{"id": productGapMedical, "name": "Gap medical", "quote_path": "/v1/quote/gap-medical", "purchase_path": "/v1/purchase/gap-medical"},
 		{"id": productTravel, "name": "Travel", "quote_path": "/v1/quote/travel"},
@@ -74,42 +169,51 @@ func (s *Sandbox) listProducts(*http.Request, string) (int, any, error) {
 	}}, nil
 }
 
-func (s *Sandbox) quoteTravel(r *http.Request, _ string) (int, any, error) {
-	var req insurance.TravelQuoteRequest
-	if err := decode(r, &req); err != nil {
+func (s *Sandbox) quoteTravel(body []byte, _ string) (int, any, error) {
+	var req travelQuoteRequest
+	if err := decode(body, &req); err != nil {
 		return 0, nil, err
 	}
 	pa := req.PolicyAttributes
-	switch {
-	case req.Customer.EmailAddress == "":
+	if req.Customer.EmailAddress == "" {
 		return 0, nil, missing("customer.email_address")
-	case pa.TripStartDate.IsZero():
-		return 0, nil, missing("policy_attributes.trip_start_date")
-	case pa.TripEndDate.IsZero():
-		return 0, nil, missing("policy_attributes.trip_end_date")
+	}
+	start, err := requiredDay("policy_attributes.trip_start_date", pa.TripStartDate)
+	if err != nil {
+		return 0, nil, err
+	}
+	end, err := requiredDay("policy_attributes.trip_end_date", pa.TripEndDate)
+	if err != nil {
+		return 0, nil, err
+	}
+	if _, _, err := day("policy_attributes.initial_deposit_date", pa.InitialDepositDate); err != nil {
+		return 0, nil, err
+	}
+	switch {
 	case pa.TripCost == 0:
 		return 0, nil, missing("policy_attributes.trip_cost")
 	case pa.TripCost < 0 || math.IsInf(pa.TripCost, 0):
 		return 0, nil, badRequest("invalid_parameter", "policy_attributes.trip_cost must be a positive number")
-	case pa.TripEndDate.Before(pa.TripStartDate):
+	case end.Before(start):
 		return 0, nil, badRequest("invalid_dates", "policy_attributes.trip_end_date is before policy_attributes.trip_start_date")
 	}
-	days := float64(pa.TripEndDate.Time().Sub(pa.TripStartDate.Time())/(24*time.Hour)) + 1
+	days := float64(end.Sub(start)/(24*time.Hour)) + 1
 	travelers := float64(1 + len(pa.AdditionalTravelers))
 	premium := money(pa.TripCost*travelRatePerCost + travelPerTravelerDay*days*travelers)
 	return s.saveQuote(productTravel, req.QuoteID, req.Customer.EmailAddress, premium, req.Currency)
 }
 
-func (s *Sandbox) quoteGapMedical(r *http.Request, _ string) (int, any, error) {
-	var req insurance.GapMedicalQuoteRequest
-	if err := decode(r, &req); err != nil {
+func (s *Sandbox) quoteGapMedical(body []byte, _ string) (int, any, error) {
+	var req gapMedicalQuoteRequest
+	if err := decode(body, &req); err != nil {
 		return 0, nil, err
 	}
-	switch {
-	case req.Customer.EmailAddress == "":
+	if req.Customer.EmailAddress == "" {
 		return 0, nil, missing("customer.email_address")
-	case req.PolicyAttributes.CoverageStartDate.IsZero():
-		return 0, nil, missing("policy_attributes.coverage_start_date")
+	}
+	start, _ := req.PolicyAttributes["coverage_start_date"].(string)
+	if _, err := requiredDay("policy_attributes.coverage_start_date", start); err != nil {
+		return 0, nil, err
 	}
 	return s.saveQuote(productGapMedical, req.QuoteID, req.Customer.EmailAddress, gapMedicalMonthly, req.Currency)
 }
@@ -129,13 +233,13 @@ func (s *Sandbox) saveQuote(product, id, email string, premium float64, currency
 	if err != nil {
 		return 0, nil, err
 	}
-	q.Premium, q.Currency, q.CustomerEmailAddress, q.UpdatedAt = premium, currency, email, s.now().UTC()
+	q.Premium, q.Currency, q.CustomerEmailAddress, q.UpdatedAt = premium, currency, email, s.Now().UTC()
 	return http.StatusOK, *q, nil
 }
 
 // newQuote stores a new quote. The caller holds s.mu.
 func (s *Sandbox) newQuote(product, email string, premium float64, currency string) *quote {
-	now := s.now().UTC()
+	now := s.Now().UTC()
 	q := &quote{
 		QuoteID: "q_" + randomHex(8), Product: product, Status: quoteStatusQuoted,
 		Premium: premium, Currency: currency, CustomerEmailAddress: email,
@@ -163,9 +267,9 @@ func (s *Sandbox) quoteFor(product, id string) (*quote, error) {
 	return q, nil
 }
 
-func (s *Sandbox) purchaseTuition(r *http.Request, _ string) (int, any, error) {
-	var req insurance.TuitionPurchaseRequest
-	if err := decode(r, &req); err != nil {
+func (s *Sandbox) purchaseTuition(body []byte, _ string) (int, any, error) {
+	var req tuitionPurchaseRequest
+	if err := decode(body, &req); err != nil {
 		return 0, nil, err
 	}
 	if req.QuoteID == "" {
@@ -174,9 +278,9 @@ func (s *Sandbox) purchaseTuition(r *http.Request, _ string) (int, any, error) {
 	return s.buy(productTuition, req.QuoteID, "", req.PaymentMethod)
 }
 
-func (s *Sandbox) purchaseGapMedical(r *http.Request, secretEmail string) (int, any, error) {
-	var req insurance.GapMedicalPurchaseRequest
-	if err := decode(r, &req); err != nil {
+func (s *Sandbox) purchaseGapMedical(body []byte, secretEmail string) (int, any, error) {
+	var req gapMedicalPurchaseRequest
+	if err := decode(body, &req); err != nil {
 		return 0, nil, err
 	}
 	switch {
@@ -192,7 +296,7 @@ func (s *Sandbox) purchaseGapMedical(r *http.Request, secretEmail string) (int, 
 
 // buy issues a policy for the quote, all under one lock so that of two purchases of
 // one quote exactly one wins. secretEmail, when set, must be the quote's customer.
-func (s *Sandbox) buy(product, quoteID, secretEmail string, pm insurance.PaymentMethod) (int, any, error) {
+func (s *Sandbox) buy(product, quoteID, secretEmail string, pm wirePaymentMethod) (int, any, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	q, err := s.quoteFor(product, quoteID)
@@ -217,7 +321,7 @@ func (s *Sandbox) issuePolicy(q *quote) *policy {
 	p := &policy{
 		PolicyID: "pol_" + randomHex(8), QuoteID: q.QuoteID, Product: q.Product,
 		Status: policyStatusActive, Premium: q.Premium, Currency: q.Currency,
-		CustomerEmailAddress: q.CustomerEmailAddress, CreatedAt: s.now().UTC(),
+		CustomerEmailAddress: q.CustomerEmailAddress, CreatedAt: s.Now().UTC(),
 	}
 	s.policies.put(p.PolicyID, p)
 	q.PolicyID, q.Status, q.UpdatedAt = p.PolicyID, quoteStatusPurchased, p.CreatedAt
@@ -226,7 +330,7 @@ func (s *Sandbox) issuePolicy(q *quote) *policy {
 
 // charge runs the sandbox payment processor: the declined test card and token answer
 // 402, anything malformed 400. The first of token, card and bank account is used.
-func charge(pm insurance.PaymentMethod) error {
+func charge(pm wirePaymentMethod) error {
 	declined := &apiError{status: http.StatusPaymentRequired, code: "payment_failed", reason: "declined", message: "the payment was declined"}
 	switch {
 	case pm.Token != "":
@@ -279,18 +383,16 @@ func luhn(number string) bool {
 	return sum%10 == 0
 }
 
-func (s *Sandbox) createCustomerSecret(r *http.Request, _ string) (int, any, error) {
-	var req struct {
-		EmailAddress string `json:"email_address"`
-	}
-	if err := decode(r, &req); err != nil {
+func (s *Sandbox) createCustomerSecret(body []byte, _ string) (int, any, error) {
+	var req customerSecretRequest
+	if err := decode(body, &req); err != nil {
 		return 0, nil, err
 	}
 	if err := checkEmail("email_address", req.EmailAddress); err != nil {
 		return 0, nil, err
 	}
 	secret := customerSecretPrefix + randomHex(customerSecretHexBytes)
-	expires := s.now().Add(s.secretTTL)
+	expires := s.Now().Add(s.secretTTL)
 	s.mu.Lock()
 	s.secrets.put(secret, customerSecret{email: req.EmailAddress, expires: expires})
 	s.mu.Unlock()
@@ -309,9 +411,15 @@ func checkEmail(field, value string) error {
 	return nil
 }
 
-func (s *Sandbox) onboardPartner(r *http.Request, _ string) (int, any, error) {
-	var req insurance.OnboardPartnerRequest
-	if err := decode(r, &req); err != nil {
+// Partner statuses, types and countries of the interface.
+const (
+	partnerStatusPendingOnboarding = "PENDING_ONBOARDING"
+	partnerTypeLimited             = "LIMITED"
+)
+
+func (s *Sandbox) onboardPartner(body []byte, _ string) (int, any, error) {
+	var req onboardRequest
+	if err := decode(body, &req); err != nil {
 		return 0, nil, err
 	}
 	switch {
@@ -321,8 +429,11 @@ func (s *Sandbox) onboardPartner(r *http.Request, _ string) (int, any, error) {
 		return 0, nil, missing("website")
 	case req.Country == "":
 		return 0, nil, missing("country")
-	case req.Country != insurance.CountryUS && req.Country != insurance.CountryCA:
+	case req.Country != "US" && req.Country != "CA":
 		return 0, nil, badRequest("invalid_parameter", "country must be US or CA, not %q", req.Country)
+	case req.BankAccount != nil && req.BankAccount.ACHAccountType != "" &&
+		req.BankAccount.ACHAccountType != "CHECKING" && req.BankAccount.ACHAccountType != "SAVINGS":
+		return 0, nil, badRequest("invalid_parameter", "bank_account.ach_account_type must be CHECKING or SAVINGS, not %q", req.BankAccount.ACHAccountType)
 	}
 	if err := checkEmail("administrative_email_address", req.AdministrativeEmailAddress); err != nil {
 		return 0, nil, err
@@ -332,11 +443,11 @@ func (s *Sandbox) onboardPartner(r *http.Request, _ string) (int, any, error) {
 			return 0, nil, err
 		}
 	}
-	id := uuid.New()
+	id := uuid.New().String()
 	partner := map[string]any{
 		"id":                                  id,
-		"status":                              insurance.PartnerStatusPendingOnboarding,
-		"type":                                insurance.PartnerTypeLimited,
+		"status":                              partnerStatusPendingOnboarding,
+		"type":                                partnerTypeLimited,
 		"entity_name":                         req.EntityName,
 		"administrative_email_address":        req.AdministrativeEmailAddress,
 		"country":                             req.Country,
@@ -352,31 +463,35 @@ func (s *Sandbox) onboardPartner(r *http.Request, _ string) (int, any, error) {
 		}
 	}
 	if req.TravelRetailer {
-		partner["travel_retailer_onboarding_url"] = partnerOnboardingURL + id.String()
+		partner["travel_retailer_onboarding_url"] = partnerOnboardingURL + id
 	}
 	s.mu.Lock()
-	s.partners.put(id.String(), partner)
+	s.partners.put(id, partner)
 	s.mu.Unlock()
 	return http.StatusCreated, partner, nil
 }
 
-func (s *Sandbox) createEvent(r *http.Request, _ string) (int, any, error) {
-	var req insurance.CreateEventRequest
-	if err := decode(r, &req); err != nil {
+func (s *Sandbox) createEvent(body []byte, _ string) (int, any, error) {
+	var req eventRequest
+	if err := decode(body, &req); err != nil {
 		return 0, nil, err
 	}
-	switch {
-	case req.EventName == "":
+	if req.EventName == "" {
 		return 0, nil, missing("event_name")
-	case req.EventStartDate.IsZero():
-		return 0, nil, missing("event_start_date")
-	case req.EventEndDate.IsZero():
-		return 0, nil, missing("event_end_date")
-	case req.EventEndDate.Before(req.EventStartDate):
+	}
+	start, err := requiredDay("event_start_date", req.EventStartDate)
+	if err != nil {
+		return 0, nil, err
+	}
+	end, err := requiredDay("event_end_date", req.EventEndDate)
+	if err != nil {
+		return 0, nil, err
+	}
+	if end.Before(start) {
 		return 0, nil, badRequest("invalid_dates", "event_end_date is before event_start_date")
 	}
-	event := insurance.Event{
-		ID:                        uuid.New(),
+	e := &event{
+		ID:                        uuid.New().String(),
 		EventName:                 req.EventName,
 		EventStartDate:            req.EventStartDate,
 		EventEndDate:              req.EventEndDate,
@@ -389,15 +504,14 @@ func (s *Sandbox) createEvent(r *http.Request, _ string) (int, any, error) {
 		InsuranceRequired:         true,
 		InsuranceRequirementsType: "GENERAL_LIABILITY",
 		Purpose:                   "EVENT",
-		AdditionalInsured:         []insurance.AdditionalInsured{},
-		Attributes: insurance.EventAttributes{RoomBlockProtection: insurance.RoomBlockProtection{
-			Rate: 0.05, Enabled: false, EventType: insurance.EventTypeIndoor,
-		}},
+		AdditionalInsured:         []map[string]string{},
 	}
+	e.Attributes.RoomBlockProtection.Rate = 0.05
+	e.Attributes.RoomBlockProtection.EventType = "INDOOR"
 	s.mu.Lock()
-	s.events.put(event.ID.String(), event)
+	s.events.put(e.ID, e)
 	s.mu.Unlock()
-	return http.StatusCreated, event, nil
+	return http.StatusCreated, e, nil
 }
 
 // NewTuitionQuote creates a tuition quote for email, as happens outside the

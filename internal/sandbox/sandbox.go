@@ -1,6 +1,10 @@
 // Package sandbox is an in-process, stateful implementation of the insurance partner
 // interface for tests and demos. Package insurancetest is its public face and
 // documents every behaviour and test value; examples/sandbox serves it on a port.
+//
+// It is a second, independent reading of the interface: it decodes requests into its
+// own wire types, never the SDK's, so that a mistake in the SDK's JSON cannot be
+// mirrored here and pass unseen.
 package sandbox
 
 import (
@@ -15,9 +19,10 @@ import (
 	"net/http"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
-	"github.com/partnerinsure/insurance-go"
+	"github.com/partnerinsure/insurance-go/api"
 )
 
 //go:embed static/gap-medical.js
@@ -34,8 +39,16 @@ const (
 // Limits of the sandbox.
 const (
 	MaxBodyBytes     = 1 << 20 // larger request bodies are refused with 400
-	MaxRecords       = 10000   // per kind; the oldest records are forgotten first
+	MaxRecords       = 10000   // per kind, and logged requests; the oldest are forgotten first
 	DefaultSecretTTL = 15 * time.Minute
+)
+
+// Paths the sandbox serves beside the interface.
+const (
+	// ComponentPath serves the stand-in for the client-side gap-medical component.
+	ComponentPath = "/sandbox/gap-medical.js"
+	// OpenAPIPath serves api/openapi.yaml, the description of the interface.
+	OpenAPIPath = "/sandbox/openapi.yaml"
 )
 
 // Config sets up a Sandbox. Zero fields take defaults.
@@ -56,16 +69,18 @@ type Sandbox struct {
 	clientSecret string
 	secretTTL    time.Duration
 	latency      time.Duration
-	now          func() time.Time
+	clock        func() time.Time
+	advanced     atomic.Int64 // how far Advance has moved the clock, in nanoseconds
 	origins      map[string]bool
-	handler      http.Handler
 
 	mu       sync.Mutex
 	quotes   *store[*quote]
 	policies *store[*policy]
 	secrets  *store[customerSecret]
 	partners *store[map[string]any]
-	events   *store[insurance.Event]
+	events   *store[*event]
+	log      []*Request
+	faults   map[string][]*injected // by route, "METHOD /path", in the order injected
 }
 
 // New returns a Sandbox.
@@ -75,13 +90,8 @@ func New(cfg Config) *Sandbox {
 		clientSecret: cfg.ClientSecret,
 		secretTTL:    cfg.SecretTTL,
 		latency:      cfg.Latency,
-		now:          cfg.Now,
+		clock:        cfg.Now,
 		origins:      map[string]bool{},
-		quotes:       newStore[*quote](MaxRecords),
-		policies:     newStore[*policy](MaxRecords),
-		secrets:      newStore[customerSecret](MaxRecords),
-		partners:     newStore[map[string]any](MaxRecords),
-		events:       newStore[insurance.Event](MaxRecords),
 	}
 	if s.clientID == "" {
 		s.clientID = "ci_sandbox_" + randomHex(8)
@@ -92,13 +102,13 @@ func New(cfg Config) *Sandbox {
 	if s.secretTTL <= 0 {
 		s.secretTTL = DefaultSecretTTL
 	}
-	if s.now == nil {
-		s.now = time.Now
+	if s.clock == nil {
+		s.clock = time.Now
 	}
 	for _, o := range cfg.AllowedOrigins {
 		s.origins[strings.TrimSuffix(o, "/")] = true
 	}
-	s.handler = s.routes()
+	s.Reset()
 	return s
 }
 
@@ -108,95 +118,131 @@ func (s *Sandbox) ClientID() string { return s.clientID }
 // ClientSecret is the partner client secret the sandbox accepts.
 func (s *Sandbox) ClientSecret() string { return s.clientSecret }
 
-// ServeHTTP answers one request of the interface.
-func (s *Sandbox) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.handler.ServeHTTP(w, r) }
+// Now is the time on the sandbox's clock: the Config's clock moved on by Advance.
+func (s *Sandbox) Now() time.Time { return s.clock().Add(time.Duration(s.advanced.Load())) }
 
-// auth is the scheme an endpoint accepts.
-type auth int
-
-const (
-	authBasic auth = iota
-	authClientID
-	authBasicOrClientID
-	authBearer
-)
-
-// endpoint is one route of the interface. handle returns the status and body to send,
-// or an *apiError.
-type endpoint struct {
-	method string
-	auth   auth
-	handle func(s *Sandbox, r *http.Request, bearerEmail string) (int, any, error)
-	// corsHeaders, when set, lets pages on an allowed origin call the endpoint with
-	// these request headers. Basic-auth endpoints have none: no page may call them.
-	corsHeaders string
+// Advance moves the sandbox's clock forward by d: customer secrets expire, and new
+// records are stamped, as if d had passed.
+func (s *Sandbox) Advance(d time.Duration) {
+	if d < 0 {
+		panic(fmt.Sprintf("sandbox: Advance(%s): the clock does not go back", d))
+	}
+	s.advanced.Add(int64(d))
 }
 
-// Request headers a page may send to the browser endpoints.
-const (
-	corsClientID = "Accept, Content-Type, x-api-client-id"
-	corsBearer   = "Accept, Content-Type, Authorization"
-)
+// Reset forgets every record, fault and logged request. The credentials and the
+// clock stay.
+func (s *Sandbox) Reset() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.quotes = newStore[*quote](MaxRecords)
+	s.policies = newStore[*policy](MaxRecords)
+	s.secrets = newStore[customerSecret](MaxRecords)
+	s.partners = newStore[map[string]any](MaxRecords)
+	s.events = newStore[*event](MaxRecords)
+	s.log = nil
+	s.faults = map[string][]*injected{}
+}
 
-// ComponentPath serves the sandbox stand-in for the client-side gap-medical component.
-const ComponentPath = "/sandbox/gap-medical.js"
-
-func (s *Sandbox) routes() http.Handler {
-	table := map[string]endpoint{
-		"/v1/products":             {http.MethodGet, authBasic, (*Sandbox).listProducts, ""},
-		"/v1/quote/travel":         {http.MethodPost, authBasicOrClientID, (*Sandbox).quoteTravel, corsClientID},
-		"/v1/quote/gap-medical":    {http.MethodPost, authClientID, (*Sandbox).quoteGapMedical, corsClientID},
-		"/v1/purchase/tuition":     {http.MethodPost, authBasic, (*Sandbox).purchaseTuition, ""},
-		"/v1/purchase/gap-medical": {http.MethodPost, authBearer, (*Sandbox).purchaseGapMedical, corsBearer},
-		"/v1/auth/customer/secret": {http.MethodPost, authBasic, (*Sandbox).createCustomerSecret, ""},
-		"/v1/partners/onboard":     {http.MethodPost, authBasic, (*Sandbox).onboardPartner, ""},
-		"/v1/events":               {http.MethodPost, authBasic, (*Sandbox).createEvent, ""},
+// ServeHTTP answers one request: of the interface, or of the sandbox's own controls
+// under /sandbox/.
+func (s *Sandbox) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	defer func() {
+		if p := recover(); p != nil {
+			if p == http.ErrAbortHandler {
+				panic(p) // a Drop fault: the server closes the connection
+			}
+			writeError(w, &apiError{status: http.StatusInternalServerError, code: "internal", message: fmt.Sprint("sandbox bug: ", p)})
+		}
+	}()
+	w.Header().Set("X-Request-Id", "req_"+randomHex(8))
+	if s.latency > 0 && !wait(r, s.latency) {
+		return
 	}
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		defer func() {
-			if p := recover(); p != nil {
-				writeError(w, &apiError{status: http.StatusInternalServerError, code: "internal", message: fmt.Sprint("sandbox bug: ", p)})
-			}
-		}()
-		w.Header().Set("X-Request-Id", "req_"+randomHex(8))
-		if s.latency > 0 {
-			select {
-			case <-time.After(s.latency):
-			case <-r.Context().Done():
-				return
-			}
-		}
-		if r.URL.Path == ComponentPath && r.Method == http.MethodGet {
-			w.Header().Set("Content-Type", "text/javascript; charset=utf-8")
-			w.Header().Set("Cache-Control", "no-store")
-			_, _ = w.Write(componentJS)
-			return
-		}
-		ep, ok := table[r.URL.Path]
-		if ok && s.cors(w, r, ep) {
-			return // a preflight, answered
-		}
-		switch {
-		case !ok:
-			writeError(w, &apiError{status: http.StatusNotFound, code: "not_found", message: "no endpoint " + r.URL.Path})
-			return
-		case r.Method != ep.method:
-			w.Header().Set("Allow", ep.method)
-			writeError(w, &apiError{status: http.StatusMethodNotAllowed, code: "method_not_allowed", message: r.URL.Path + " takes " + ep.method})
-			return
-		}
-		email, err := s.authenticate(r, ep.auth)
-		if err == nil {
-			r.Body = http.MaxBytesReader(w, r.Body, MaxBodyBytes)
-			var status int
-			var body any
-			if status, body, err = ep.handle(s, r, email); err == nil {
-				writeJSON(w, status, body)
-				return
-			}
-		}
+	switch {
+	case r.URL.Path == ComponentPath && r.Method == http.MethodGet:
+		w.Header().Set("Content-Type", "text/javascript; charset=utf-8")
+		w.Header().Set("Cache-Control", "no-store")
+		_, _ = w.Write(componentJS)
+	case r.URL.Path == OpenAPIPath && r.Method == http.MethodGet:
+		w.Header().Set("Content-Type", "application/yaml")
+		_, _ = w.Write(api.OpenAPI)
+	case strings.HasPrefix(r.URL.Path, "/sandbox/"):
+		s.serveControl(w, r)
+	default:
+		s.serveInterface(w, r)
+	}
+}
+
+// serveInterface answers a request of the interface: logs it, applies the fault
+// injected for its route, if any, and handles it.
+func (s *Sandbox) serveInterface(w http.ResponseWriter, r *http.Request) {
+	ep, known := endpointAt(r.URL.Path)
+	if known && s.cors(w, r, ep) {
+		return // a preflight, answered
+	}
+	body, readErr := readRequestBody(r)
+	entry := s.record(r, body)
+	w = &answerRecorder{ResponseWriter: w, sandbox: s, entry: entry}
+
+	fault := s.claimFault(r.Method + " " + r.URL.Path)
+	if fault != nil && !fault.Process && s.applyFault(w, r, fault) {
+		return
+	}
+	status, answer, err := s.handle(r, ep, known, body, readErr)
+	if fault != nil && fault.Process && s.applyFault(w, r, fault) {
+		return
+	}
+	if err != nil {
 		writeError(w, err)
-	})
+		return
+	}
+	writeJSON(w, status, answer)
+}
+
+// handle runs the endpoint: route, method, auth, body, then its handler.
+func (s *Sandbox) handle(r *http.Request, ep endpoint, known bool, body []byte, readErr error) (int, any, error) {
+	switch {
+	case !known:
+		return 0, nil, &apiError{status: http.StatusNotFound, code: "not_found", message: "no endpoint " + r.URL.Path}
+	case r.Method != ep.method:
+		return 0, nil, &apiError{status: http.StatusMethodNotAllowed, code: "method_not_allowed", message: r.URL.Path + " takes " + ep.method}
+	}
+	email, err := s.authenticate(r, ep.auth)
+	if err != nil {
+		return 0, nil, err
+	}
+	if readErr != nil {
+		return 0, nil, readErr
+	}
+	return ep.handle(s, body, email)
+}
+
+// readRequestBody reads the body, up to MaxBodyBytes.
+func readRequestBody(r *http.Request) ([]byte, error) {
+	body, err := io.ReadAll(io.LimitReader(r.Body, MaxBodyBytes+1))
+	switch {
+	case err != nil:
+		return body, badRequest("invalid_body", "the request body could not be read: %v", err)
+	case len(body) > MaxBodyBytes:
+		return body[:MaxBodyBytes], badRequest("body_too_large", "request body exceeds %d bytes", MaxBodyBytes)
+	}
+	return body, nil
+}
+
+// wait waits d, or until the caller goes away (false).
+func wait(r *http.Request, d time.Duration) bool {
+	if d <= 0 {
+		return true
+	}
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return true
+	case <-r.Context().Done():
+		return false
+	}
 }
 
 // cors sets the CORS headers for a page on an allowed origin calling a browser
@@ -230,13 +276,9 @@ func (s *Sandbox) cors(w http.ResponseWriter, r *http.Request, ep endpoint) bool
 func (s *Sandbox) authenticate(r *http.Request, a auth) (string, error) {
 	authorization := r.Header.Get("Authorization")
 	clientID := r.Header.Get("X-Api-Client-Id")
-	basicOK := func() bool {
-		id, secret, ok := r.BasicAuth()
-		return ok && equal(id, s.clientID) && equal(secret, s.clientSecret)
-	}
 	switch a {
 	case authBasic:
-		if basicOK() {
+		if s.basicOK(r) {
 			return "", nil
 		}
 		return "", unauthorized("this endpoint takes Basic auth with the partner client id and secret")
@@ -246,7 +288,7 @@ func (s *Sandbox) authenticate(r *http.Request, a auth) (string, error) {
 		}
 		return "", unauthorized("this endpoint takes only the x-api-client-id header with a known client id")
 	case authBasicOrClientID:
-		if (authorization != "" && basicOK()) || (authorization == "" && equal(clientID, s.clientID)) {
+		if (authorization != "" && s.basicOK(r)) || (authorization == "" && equal(clientID, s.clientID)) {
 			return "", nil
 		}
 		return "", unauthorized("send Basic auth or the x-api-client-id header")
@@ -261,12 +303,17 @@ func (s *Sandbox) authenticate(r *http.Request, a auth) (string, error) {
 		if !known {
 			return "", unauthorized("unknown customer client secret")
 		}
-		if !s.now().Before(secret.expires) {
-			return "", &apiError{status: http.StatusUnauthorized, code: "secret_expired", message: "the customer client secret has expired: create a new one"}
+		if !s.Now().Before(secret.expires) {
+			return "", &apiError{status: http.StatusUnauthorized, code: "secret_expired", reason: "authentication", message: "the customer client secret has expired: create a new one"}
 		}
 		return secret.email, nil
 	}
 	return "", unauthorized("unknown auth scheme")
+}
+
+func (s *Sandbox) basicOK(r *http.Request) bool {
+	id, secret, ok := r.BasicAuth()
+	return ok && equal(id, s.clientID) && equal(secret, s.clientSecret)
 }
 
 func equal(a, b string) bool { return subtle.ConstantTimeCompare([]byte(a), []byte(b)) == 1 }
@@ -324,45 +371,6 @@ func writeJSON(w http.ResponseWriter, status int, body any) {
 	_, _ = w.Write(b)
 }
 
-// decode reads a JSON request body into v with messages a developer can act on.
-func decode(r *http.Request, v any) error {
-	dec := json.NewDecoder(r.Body)
-	err := dec.Decode(v)
-	if err == nil && dec.More() {
-		err = errors.New("trailing data after the JSON object")
-	}
-	var maxErr *http.MaxBytesError
-	var typeErr *json.UnmarshalTypeError
-	var syntaxErr *json.SyntaxError
-	switch {
-	case err == nil:
-		return nil
-	case errors.As(err, &maxErr):
-		return badRequest("body_too_large", "request body exceeds %d bytes", maxErr.Limit)
-	case errors.As(err, &typeErr):
-		return badRequest("invalid_type", "parameter %s must be a %s, not %s", typeErr.Field, jsonType(typeErr.Type.Kind().String()), typeErr.Value)
-	case errors.As(err, &syntaxErr):
-		return badRequest("invalid_json", "malformed JSON at byte %d: %v", syntaxErr.Offset, syntaxErr)
-	case errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF):
-		return badRequest("invalid_json", "request body is empty or cut short")
-	}
-	return badRequest("invalid_json", "invalid request body: %v", err)
-}
-
-func jsonType(kind string) string {
-	switch kind {
-	case "string":
-		return "string"
-	case "float64", "int", "int64":
-		return "number"
-	case "bool":
-		return "boolean"
-	case "slice":
-		return "array"
-	}
-	return "object"
-}
-
 func randomHex(n int) string {
 	b := make([]byte, n)
 	_, _ = rand.Read(b)
@@ -370,7 +378,8 @@ func randomHex(n int) string {
 }
 
 // store is a map that forgets its oldest entries beyond a cap, so a long-running
-// sandbox does not grow without bound. The caller holds the Sandbox's lock.
+// sandbox does not grow without bound; it keeps the order of insertion. The caller
+// holds the Sandbox's lock.
 type store[T any] struct {
 	max   int
 	items map[string]T
@@ -398,3 +407,12 @@ func (s *store[T]) put(id string, v T) {
 }
 
 func (s *store[T]) len() int { return len(s.items) }
+
+// all returns the items, oldest first.
+func (s *store[T]) all() []T {
+	out := make([]T, 0, len(s.order))
+	for _, id := range s.order {
+		out = append(out, s.items[id])
+	}
+	return out
+}

@@ -2,6 +2,7 @@ package sandbox
 
 import (
 	"fmt"
+	"net/http"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -44,5 +45,39 @@ func TestLuhn(t *testing.T) {
 		"":                    false,
 	} {
 		assert.Equal(t, valid, luhn(number), number)
+	}
+}
+
+func TestMaskBodyKeepsTheBodyButItsSecrets(t *testing.T) {
+	for _, tc := range []struct{ name, in, want string }{
+		{"card", `{"payment_method":{"card":{"name":"Ada","number":"4242424242424242","verification":"123"}}}`,
+			`{"payment_method":{"card":{"name":"Ada","number":"************4242","verification":"***"}}}`},
+		{"spacing kept", "{ \"number\" :\n \"4000000000000002\" , \"x\": 1 }", "{ \"number\" :\n \"************0002\" , \"x\": 1 }"},
+		{"a number as a JSON number", `{"account_number":123456789012}`, `{"account_number":"********9012"}`},
+		{"bank and ACH accounts", `{"bank_account":{"account_number":"000123456789","routing_number":"110000000"},"x":[{"ach_account_number":"000987654321"}]}`,
+			`{"bank_account":{"account_number":"********6789","routing_number":"110000000"},"x":[{"ach_account_number":"********4321"}]}`},
+		{"a key named like a secret, but an object", `{"number":{"a":1},"b":"number"}`, `{"number":{"a":1},"b":"number"}`},
+		{"null and booleans untouched", `{"number":null,"verification":true}`, `{"number":null,"verification":true}`},
+		{"values of other keys untouched", `{"quote_id":"4242424242424242"}`, `{"quote_id":"4242424242424242"}`},
+		{"not JSON: long digit runs masked", `card=4242424242424242&cvc=123`, `card=************4242&cvc=123`},
+		{"JSON then junk: treated as not JSON", `{"number":"1"} 4242424242424242`, `{"number":"1"} ************4242`},
+		{"empty", ``, ``},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			assert.Equal(t, tc.want, string(maskBody([]byte(tc.in))))
+		})
+	}
+}
+
+func TestAuthScheme(t *testing.T) {
+	for want, header := range map[string]http.Header{
+		"none":            {},
+		"basic":           {"Authorization": {"Basic YTpi"}},
+		"bearer":          {"Authorization": {"Bearer cus_sec_x"}},
+		"client-id":       {"X-Api-Client-Id": {"ci"}},
+		"basic+client-id": {"Authorization": {"Basic YTpi"}, "X-Api-Client-Id": {"ci"}},
+		"other":           {"Authorization": {"Token x"}},
+	} {
+		assert.Equal(t, want, authScheme(header))
 	}
 }
