@@ -289,48 +289,95 @@ func TestOversizedChunkedBodyIsCutAtTheCap(t *testing.T) {
 	assert.Len(t, reqErr.Body, 16<<20)
 }
 
-// TestSharedClientReusesConnections: 64 goroutines sharing one client open at most 64
-// connections, even after a failed call. (retryablehttp empties the whole idle pool
-// after any call that ends in failure; the SDK keeps that from reaching its pool.)
+// TestSharedClientReusesConnections: 64 goroutines sharing one client hold at most
+// 64 connections: every connection opened beyond 64 replaced one that closed. A
+// connection may close during the run: net/http does not reuse one whose write
+// goroutine has not reported within 50 ms of the answer (maxWriteWaitBeforeConnReuse),
+// which happens on a starved machine (seen under -race with two CPU hogs: 1 or 2 of
+// 64 in 15 runs).
 func TestSharedClientReusesConnections(t *testing.T) {
-	var opened atomic.Int32
-	var failOnce atomic.Bool
-	srv := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		_, _ = io.Copy(io.Discard, r.Body)
-		if failOnce.CompareAndSwap(true, false) {
-			w.WriteHeader(http.StatusServiceUnavailable)
-			return
-		}
+	srv, opened, closed := countingServer(t, func(w http.ResponseWriter) {
 		w.WriteHeader(201)
 		_, _ = io.WriteString(w, `{"quote_id":"q_1"}`)
-	}))
-	srv.Config.ConnState = func(_ net.Conn, s http.ConnState) {
-		if s == http.StateNew {
-			opened.Add(1)
-		}
-	}
-	srv.Start()
-	defer srv.Close()
-	c := newLoopbackClient(t, srv.URL, insurance.WithMaxRetries(0)) // the 503 ends its call in failure
+	})
+	c := newLoopbackClient(t, srv.URL)
 
 	var wg sync.WaitGroup
 	var failed atomic.Int32
-	for g := 0; g < 64; g++ {
-		wg.Add(1)
-		go func(g int) {
-			defer wg.Done()
-			for i := 0; i < 100; i++ {
-				if g == 0 && i == 50 {
-					failOnce.Store(true)
-				}
+	for range 64 {
+		wg.Go(func() {
+			for range 100 {
 				if _, err := c.QuoteTravel(context.Background(), fullTravelQuote()); err != nil {
 					failed.Add(1)
 				}
 			}
-		}(g)
+		})
 	}
 	wg.Wait()
-	t.Logf("64 goroutines x 100 quotes: %d connections opened, %d calls failed", opened.Load(), failed.Load())
-	assert.EqualValues(t, 1, failed.Load(), "the one scripted failure")
-	assert.LessOrEqual(t, opened.Load(), int32(64), "connections opened for 64 goroutines x 100 calls")
+	t.Logf("64 goroutines x 100 quotes: %d connections opened, %d closed during the run", opened.Load(), closed.Load())
+	assert.Zero(t, failed.Load())
+	assert.LessOrEqual(t, opened.Load(), 64+closed.Load(), "no more than 64 connections at once")
+	assert.LessOrEqual(t, closed.Load(), int32(4), "connections are kept for reuse")
+}
+
+// TestAFailedCallKeepsTheIdlePool: retryablehttp closes every idle connection after a
+// call that ends in failure; the SDK keeps that from reaching its pool, so the calls
+// that follow reuse the connections already open.
+func TestAFailedCallKeepsTheIdlePool(t *testing.T) {
+	var fail atomic.Bool
+	var arrived sync.WaitGroup
+	srv, opened, _ := countingServer(t, func(w http.ResponseWriter) {
+		if fail.Load() {
+			w.WriteHeader(http.StatusServiceUnavailable)
+			return
+		}
+		arrived.Done()
+		arrived.Wait() // hold every answer until all 8 calls are in: 8 connections
+		w.WriteHeader(201)
+		_, _ = io.WriteString(w, `{"quote_id":"q_1"}`)
+	})
+	c := newLoopbackClient(t, srv.URL, insurance.WithMaxRetries(0))
+	eightAtOnce := func() {
+		arrived.Add(8)
+		var wg sync.WaitGroup
+		for range 8 {
+			wg.Go(func() {
+				_, err := c.QuoteTravel(context.Background(), fullTravelQuote())
+				assert.NoError(t, err)
+			})
+		}
+		wg.Wait()
+	}
+
+	eightAtOnce()
+	require.EqualValues(t, 8, opened.Load())
+	fail.Store(true)
+	_, err := c.QuoteTravel(context.Background(), fullTravelQuote())
+	require.ErrorIs(t, err, insurance.ErrServer, "a call that ends in failure")
+	fail.Store(false)
+	eightAtOnce()
+
+	assert.LessOrEqual(t, opened.Load(), int32(9), "the 8 idle connections are reused (one may be replaced: see above)")
+}
+
+// countingServer answers every request with answer and counts the connections opened
+// and closed while the test runs.
+func countingServer(t *testing.T, answer func(http.ResponseWriter)) (srv *httptest.Server, opened, closed *atomic.Int32) {
+	t.Helper()
+	opened, closed = new(atomic.Int32), new(atomic.Int32)
+	srv = httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		_, _ = io.Copy(io.Discard, r.Body)
+		answer(w)
+	}))
+	srv.Config.ConnState = func(_ net.Conn, s http.ConnState) {
+		switch s {
+		case http.StateNew:
+			opened.Add(1)
+		case http.StateClosed, http.StateHijacked:
+			closed.Add(1)
+		}
+	}
+	srv.Start()
+	t.Cleanup(srv.Close)
+	return srv, opened, closed
 }
