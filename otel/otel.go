@@ -223,9 +223,10 @@ func (o *observer) EndCall(ctx context.Context, call insurance.CallInfo, result 
 	if result.StatusCode != 0 {
 		outcome = append(outcome, semconv.HTTPResponseStatusCode(result.StatusCode))
 	}
+	errType := ""
 	if result.Err != nil {
-		outcome = append(outcome, semconv.ErrorTypeKey.String(errorType(result.Err)),
-			OutcomeUnknownKey.Bool(result.OutcomeUnknown))
+		errType = errorType(result.Err)
+		outcome = append(outcome, semconv.ErrorTypeKey.String(errType), OutcomeUnknownKey.Bool(result.OutcomeUnknown))
 	}
 	if result.Attempts > 0 {
 		set := attribute.NewSet(append(callAttrs(call), outcome...)...)
@@ -236,7 +237,7 @@ func (o *observer) EndCall(ctx context.Context, call insurance.CallInfo, result 
 	}
 	st.span.SetAttributes(append(outcome, AttemptsKey.Int(result.Attempts))...)
 	if result.Err != nil {
-		st.span.SetStatus(codes.Error, statusDescription(result))
+		st.span.SetStatus(codes.Error, statusDescription(result, errType))
 	}
 	st.span.End()
 }
@@ -269,6 +270,7 @@ func errorType(err error) string {
 	var reqErr *insurance.RequestError
 	var validation *insurance.ValidationError
 	var netErr net.Error
+	isNet := errors.As(err, &netErr)
 	switch {
 	case errors.As(err, &apiErr):
 		return strconv.Itoa(apiErr.StatusCode)
@@ -278,13 +280,13 @@ func errorType(err error) string {
 		return "missing_credentials"
 	case errors.Is(err, insurance.ErrResponseTooLarge):
 		return "response_too_large"
-	case errors.Is(err, context.DeadlineExceeded), errors.As(err, &netErr) && netErr.Timeout():
+	case errors.Is(err, context.DeadlineExceeded), isNet && netErr.Timeout():
 		return "timeout"
 	case errors.Is(err, context.Canceled):
 		return "canceled"
 	case errors.As(err, &reqErr) && reqErr.StatusCode != 0:
 		return "invalid_response"
-	case netErr != nil, errors.Is(err, io.EOF), errors.Is(err, io.ErrUnexpectedEOF):
+	case isNet, errors.Is(err, io.EOF), errors.Is(err, io.ErrUnexpectedEOF):
 		return "connection"
 	}
 	return semconv.ErrorTypeOther.Value.AsString()
@@ -293,14 +295,14 @@ func errorType(err error) string {
 // statusDescription is the span's status description on failure: never the error's
 // text. A status code speaks for itself (the conventions leave the description empty
 // then); otherwise it is the error type, or that the outcome is unknown.
-func statusDescription(result insurance.CallResult) string {
+func statusDescription(result insurance.CallResult, errType string) string {
 	switch {
 	case result.OutcomeUnknown:
 		return "outcome unknown: check before trying again"
-	case result.StatusCode >= 400:
+	case errType == strconv.Itoa(result.StatusCode):
 		return ""
 	}
-	return errorType(result.Err)
+	return errType
 }
 
 // headerSetter lets a propagator write the headers of an attempt, and nothing else.

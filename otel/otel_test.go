@@ -99,6 +99,7 @@ type scripted struct {
 const (
 	drop = -1 // close the connection without an answer
 	hang = -2 // answer nothing until the client gives up
+	junk = -3 // answer 201 with a body that is not JSON
 )
 
 func newScripted(t *testing.T, script ...int) *scripted {
@@ -117,6 +118,10 @@ func newScripted(t *testing.T, script ...int) *scripted {
 		case hang:
 			_, _ = io.Copy(io.Discard, r.Body) // then the server sees the client leave
 			<-r.Context().Done()
+			return
+		case junk:
+			w.WriteHeader(http.StatusCreated)
+			fmt.Fprint(w, "<html>")
 			return
 		}
 		w.Header().Set("Content-Type", "application/json")
@@ -315,6 +320,14 @@ func TestFailuresAreMarked(t *testing.T) {
 				return err
 			},
 			errorType: "timeout", attempts: 1, description: "timeout",
+		},
+		{
+			name: "2xx that is not JSON",
+			call: func(t *testing.T, opt insurance.Option) error {
+				_, err := newScripted(t, junk).client(t, opt).QuoteTravel(context.Background(), travelQuote(""))
+				return err
+			},
+			errorType: "invalid_response", status: "201", attempts: 1, description: "invalid_response",
 		},
 		{
 			name: "refused locally: missing credentials",
