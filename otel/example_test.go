@@ -1,0 +1,76 @@
+package insuranceotel_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"time"
+
+	sdktrace "go.opentelemetry.io/otel/sdk/trace"
+	"go.opentelemetry.io/otel/sdk/trace/tracetest"
+
+	"github.com/partnerinsure/insurance-go"
+	"github.com/partnerinsure/insurance-go/insurancetest"
+	insuranceotel "github.com/partnerinsure/insurance-go/otel"
+)
+
+func ExampleInstrument() {
+	srv := insurancetest.NewServer()
+	defer srv.Close()
+	spans := tracetest.NewSpanRecorder() // in production: an exporter's span processor
+	tp := sdktrace.NewTracerProvider(sdktrace.WithSpanProcessor(spans))
+
+	client := srv.Client(insuranceotel.Instrument(insuranceotel.WithTracerProvider(tp)))
+	ctx := context.Background()
+
+	_, err := client.QuoteTravel(ctx, &insurance.TravelQuoteRequest{
+		Customer: insurance.Customer{EmailAddress: "ada@example.com"},
+		PolicyAttributes: insurance.TravelPolicyAttributes{
+			TripCost:      1000,
+			TripStartDate: insurance.NewDate(2027, time.March, 1),
+			TripEndDate:   insurance.NewDate(2027, time.March, 3),
+		},
+	})
+	fmt.Println("quote:", err)
+	_, err = client.PurchaseTuition(ctx, &insurance.TuitionPurchaseRequest{
+		QuoteID: srv.NewTuitionQuote("ada@example.com"),
+		PaymentMethod: insurance.PaymentMethod{Card: &insurance.Card{
+			Number: insurancetest.CardDeclined, Verification: "123", Month: "12", Year: "2030",
+		}},
+	})
+	fmt.Println("declined:", errors.Is(err, insurance.ErrPaymentFailed))
+
+	for _, span := range spans.Ended() {
+		fmt.Printf("%s (%s) status %s\n", span.Name(), span.SpanKind(), span.Status().Code)
+		var attrs []string
+		for _, kv := range span.Attributes() {
+			if kv.Key != "server.port" { // the sandbox's port changes from run to run
+				attrs = append(attrs, fmt.Sprintf("%s=%s", kv.Key, kv.Value.String()))
+			}
+		}
+		slices.Sort(attrs)
+		for _, a := range attrs {
+			fmt.Println("  " + a)
+		}
+	}
+	// Output:
+	// quote: <nil>
+	// declined: true
+	// POST /v1/quote/travel (client) status Unset
+	//   http.request.method=POST
+	//   http.response.status_code=201
+	//   http.route=/v1/quote/travel
+	//   insurance.attempts=1
+	//   server.address=127.0.0.1
+	//   url.template=/v1/quote/travel
+	// POST /v1/purchase/tuition (client) status Error
+	//   error.type=402
+	//   http.request.method=POST
+	//   http.response.status_code=402
+	//   http.route=/v1/purchase/tuition
+	//   insurance.attempts=1
+	//   insurance.outcome_unknown=false
+	//   server.address=127.0.0.1
+	//   url.template=/v1/purchase/tuition
+}

@@ -1,0 +1,313 @@
+// Package insuranceotel traces and measures the calls of an insurance.Client with
+// OpenTelemetry: one client span per call around all its attempts, the W3C trace
+// context on every attempt, and two metrics.
+//
+//	client, err := insurance.NewClient(baseURL,
+//		insurance.WithCredentials(clientID, clientSecret),
+//		insuranceotel.Instrument(
+//			insuranceotel.WithTracerProvider(tp),
+//			insuranceotel.WithMeterProvider(mp),
+//		),
+//	)
+//
+// # Spans
+//
+// Each call is one span of kind Client, named "<METHOD> <route>" (for example
+// "POST /v1/purchase/tuition"; "HTTP <route>" for a method outside the HTTP
+// standard, given to Do), child of the span in the call's context. It carries the
+// OpenTelemetry HTTP client attributes http.request.method (with
+// http.request.method_original for such a method), server.address, server.port,
+// url.template and http.route (both the route: url.template is the conventions' key
+// for clients, http.route their key for servers, kept for dashboards that group by
+// it), http.response.status_code when an answer came, and error.type on failure;
+// plus insurance.attempts (how many times the request went out; 0 when the call was
+// refused locally) and, on failure, insurance.outcome_unknown.
+//
+// A failed call, 4xx included, has status Error, described by "outcome unknown:
+// check before trying again" when that is so, else by its error.type unless that is
+// a status code (the conventions leave the description empty then).
+//
+// Each attempt carries the span's context, in a traceparent header and in its
+// request's context: an attempt span from a tracing transport (otelhttp through
+// insurance.WithHTTPClient) nests under the call's span.
+//
+// # error.type
+//
+// As the HTTP conventions ask, a failure with an answer is its status code ("402",
+// "422", "503"); a failure without one is one of these low-cardinality names:
+//
+//	invalid_request      a local check failed (*insurance.ValidationError); nothing sent
+//	missing_credentials  the Client lacks the call's credentials; nothing sent
+//	timeout              a deadline passed: the context's or the attempt timeout
+//	canceled             the context was canceled
+//	connection           the connection failed or was dropped
+//	response_too_large   a 2xx body over the SDK's limit
+//	invalid_response     a 2xx body that could not be read or decoded
+//	_OTHER               anything else
+//
+// Whether a purchase may have happened is not a kind of error but a property of a
+// failure (a timeout or a 503 may leave it unknown, a 402 never does): it is
+// insurance.outcome_unknown, true when the error matches insurance.ErrOutcomeUnknown.
+//
+// # Metrics
+//
+// http.client.request.duration (histogram, seconds) measures each call that sent at
+// least one attempt, from its start to its end, retries and their waits included.
+// insurance.client.retries (counter, {retry}) adds the attempts after the first. Both
+// carry http.request.method, http.route, url.template, server.address, server.port,
+// http.response.status_code when an answer came, and error.type and
+// insurance.outcome_unknown on failure. For Do the route is the path given, so give
+// Do paths without identifiers to keep the metrics' cardinality low.
+//
+// # What is never recorded
+//
+// No span, event or metric holds an error's text, a secret, a body, a header value or a
+// query: only the values listed above. Errors are not recorded as span events.
+package insuranceotel
+
+import (
+	"context"
+	"errors"
+	"io"
+	"net"
+	"net/http"
+	"strconv"
+	"time"
+
+	"go.opentelemetry.io/otel"
+	"go.opentelemetry.io/otel/attribute"
+	"go.opentelemetry.io/otel/codes"
+	"go.opentelemetry.io/otel/metric"
+	"go.opentelemetry.io/otel/propagation"
+	semconv "go.opentelemetry.io/otel/semconv/v1.43.0"
+	"go.opentelemetry.io/otel/semconv/v1.43.0/httpconv"
+	"go.opentelemetry.io/otel/trace"
+
+	"github.com/partnerinsure/insurance-go"
+)
+
+// ScopeName is the instrumentation scope of the spans and metrics.
+const ScopeName = "github.com/partnerinsure/insurance-go/otel"
+
+// Attributes of this package beyond the OpenTelemetry conventions.
+const (
+	// AttemptsKey is insurance.attempts: how many times the call's request went out.
+	AttemptsKey = attribute.Key("insurance.attempts")
+	// OutcomeUnknownKey is insurance.outcome_unknown, set on failure: true when the
+	// call may have created its record (the error matches insurance.ErrOutcomeUnknown).
+	OutcomeUnknownKey = attribute.Key("insurance.outcome_unknown")
+)
+
+// RetriesMetric is the name of the counter of retries.
+const RetriesMetric = "insurance.client.retries"
+
+// Option configures Instrument.
+type Option func(*config)
+
+type config struct {
+	tracerProvider trace.TracerProvider
+	meterProvider  metric.MeterProvider
+	propagator     propagation.TextMapPropagator
+}
+
+// WithTracerProvider sets where the spans go. Default (and when nil): the global
+// provider, otel.GetTracerProvider().
+func WithTracerProvider(tp trace.TracerProvider) Option {
+	return func(c *config) {
+		if tp != nil {
+			c.tracerProvider = tp
+		}
+	}
+}
+
+// WithMeterProvider sets where the metrics go. Default (and when nil): the global
+// provider, otel.GetMeterProvider().
+func WithMeterProvider(mp metric.MeterProvider) Option {
+	return func(c *config) {
+		if mp != nil {
+			c.meterProvider = mp
+		}
+	}
+}
+
+// WithPropagator sets how the trace context goes out on each attempt. Default (and
+// when nil): propagation.TraceContext, the W3C traceparent and tracestate headers.
+// The global propagator is not the default because its own default sends nothing;
+// pass otel.GetTextMapPropagator() to follow it (and send W3C baggage, say, if it is
+// set up to).
+func WithPropagator(p propagation.TextMapPropagator) Option {
+	return func(c *config) {
+		if p != nil {
+			c.propagator = p
+		}
+	}
+}
+
+// Instrument returns the insurance.Option that traces and measures every call of a
+// Client (see the package doc).
+func Instrument(opts ...Option) insurance.Option {
+	cfg := config{
+		tracerProvider: otel.GetTracerProvider(),
+		meterProvider:  otel.GetMeterProvider(),
+		propagator:     propagation.TraceContext{},
+	}
+	for _, opt := range opts {
+		if opt != nil {
+			opt(&cfg)
+		}
+	}
+	meter := cfg.meterProvider.Meter(ScopeName,
+		metric.WithInstrumentationVersion(insurance.Version), metric.WithSchemaURL(semconv.SchemaURL))
+	duration, err := httpconv.NewClientRequestDuration(meter)
+	handle(err)
+	retries, err := meter.Int64Counter(RetriesMetric, metric.WithUnit("{retry}"),
+		metric.WithDescription("Attempts of insurance calls after the first."))
+	handle(err)
+	return insurance.WithObserver(&observer{
+		tracer: cfg.tracerProvider.Tracer(ScopeName,
+			trace.WithInstrumentationVersion(insurance.Version), trace.WithSchemaURL(semconv.SchemaURL)),
+		propagator: cfg.propagator,
+		duration:   duration,
+		retries:    retries,
+	})
+}
+
+// handle reports an instrument that could not be made; the instrument returned with
+// the error still works (it is a no-op), as OpenTelemetry's own instrumentations do.
+func handle(err error) {
+	if err != nil {
+		otel.Handle(err)
+	}
+}
+
+// observer is the insurance.Observer that Instrument installs.
+type observer struct {
+	tracer     trace.Tracer
+	propagator propagation.TextMapPropagator
+	duration   httpconv.ClientRequestDuration
+	retries    metric.Int64Counter
+}
+
+// callKey keys this observer's own call state in the call's context: another
+// observer may put its own span there after ours.
+type callKey struct{}
+
+type callState struct {
+	span  trace.Span
+	start time.Time
+}
+
+// StartCall starts the call's span.
+func (o *observer) StartCall(ctx context.Context, call insurance.CallInfo) context.Context {
+	name, attrs := call.Method+" "+call.Route, callAttrs(call)
+	if !knownMethods[call.Method] {
+		name = "HTTP " + call.Route
+		attrs = append(attrs, semconv.HTTPRequestMethodOriginal(call.Method))
+	}
+	ctx, span := o.tracer.Start(ctx, name, trace.WithSpanKind(trace.SpanKindClient), trace.WithAttributes(attrs...))
+	return context.WithValue(ctx, callKey{}, &callState{span: span, start: time.Now()})
+}
+
+// StartAttempt sends the trace context with the attempt.
+func (o *observer) StartAttempt(ctx context.Context, _ int, setHeader func(key, value string)) {
+	o.propagator.Inject(ctx, headerSetter(setHeader))
+}
+
+// EndCall records how the call ended and ends its span.
+func (o *observer) EndCall(ctx context.Context, call insurance.CallInfo, result insurance.CallResult) {
+	st, ok := ctx.Value(callKey{}).(*callState)
+	if !ok {
+		return
+	}
+	var outcome []attribute.KeyValue
+	if result.StatusCode != 0 {
+		outcome = append(outcome, semconv.HTTPResponseStatusCode(result.StatusCode))
+	}
+	errType := ""
+	if result.Err != nil {
+		errType = errorType(result.Err)
+		outcome = append(outcome, semconv.ErrorTypeKey.String(errType), OutcomeUnknownKey.Bool(result.OutcomeUnknown))
+	}
+	if result.Attempts > 0 {
+		set := attribute.NewSet(append(callAttrs(call), outcome...)...)
+		o.duration.RecordSet(ctx, time.Since(st.start).Seconds(), set)
+		if result.Attempts > 1 {
+			o.retries.Add(ctx, int64(result.Attempts-1), metric.WithAttributeSet(set))
+		}
+	}
+	st.span.SetAttributes(append(outcome, AttemptsKey.Int(result.Attempts))...)
+	if result.Err != nil {
+		st.span.SetStatus(codes.Error, statusDescription(result, errType))
+	}
+	st.span.End()
+}
+
+// callAttrs are the low-cardinality attributes of a call, known from its start.
+func callAttrs(call insurance.CallInfo) []attribute.KeyValue {
+	method := semconv.HTTPRequestMethodKey.String(call.Method)
+	if !knownMethods[call.Method] {
+		method = semconv.HTTPRequestMethodOther
+	}
+	return []attribute.KeyValue{
+		method,
+		semconv.HTTPRoute(call.Route),
+		semconv.URLTemplate(call.Route),
+		semconv.ServerAddress(call.ServerAddress),
+		semconv.ServerPort(call.ServerPort),
+	}
+}
+
+// knownMethods are the methods the HTTP conventions name; others are "_OTHER".
+var knownMethods = map[string]bool{
+	http.MethodGet: true, http.MethodHead: true, http.MethodPost: true, http.MethodPut: true,
+	http.MethodPatch: true, http.MethodDelete: true, http.MethodConnect: true,
+	http.MethodOptions: true, http.MethodTrace: true, "QUERY": true,
+}
+
+// errorType is the error.type of a failed call (see the package doc).
+func errorType(err error) string {
+	var apiErr *insurance.APIError
+	var reqErr *insurance.RequestError
+	var validation *insurance.ValidationError
+	var netErr net.Error
+	isNet := errors.As(err, &netErr)
+	switch {
+	case errors.As(err, &apiErr):
+		return strconv.Itoa(apiErr.StatusCode)
+	case errors.As(err, &validation):
+		return "invalid_request"
+	case errors.Is(err, insurance.ErrMissingCredentials):
+		return "missing_credentials"
+	case errors.Is(err, insurance.ErrResponseTooLarge):
+		return "response_too_large"
+	case errors.Is(err, context.DeadlineExceeded), isNet && netErr.Timeout():
+		return "timeout"
+	case errors.Is(err, context.Canceled):
+		return "canceled"
+	case errors.As(err, &reqErr) && reqErr.StatusCode != 0:
+		return "invalid_response"
+	case isNet, errors.Is(err, io.EOF), errors.Is(err, io.ErrUnexpectedEOF):
+		return "connection"
+	}
+	return semconv.ErrorTypeOther.Value.AsString()
+}
+
+// statusDescription is the span's status description on failure: never the error's
+// text. A status code speaks for itself (the conventions leave the description empty
+// then); otherwise it is the error type, or that the outcome is unknown.
+func statusDescription(result insurance.CallResult, errType string) string {
+	switch {
+	case result.OutcomeUnknown:
+		return "outcome unknown: check before trying again"
+	case errType == strconv.Itoa(result.StatusCode):
+		return ""
+	}
+	return errType
+}
+
+// headerSetter lets a propagator write the headers of an attempt, and nothing else.
+type headerSetter func(key, value string)
+
+func (headerSetter) Get(string) string       { return "" }
+func (s headerSetter) Set(key, value string) { s(key, value) }
+func (headerSetter) Keys() []string          { return nil }

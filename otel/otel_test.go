@@ -1,0 +1,578 @@
+package insuranceotel_test
+
+import (
+	"context"
+	"encoding/base64"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	"go.opentelemetry.io/otel/attribute"
+	"go.opentelemetry.io/otel/baggage"
+	"go.opentelemetry.io/otel/codes"
+	"go.opentelemetry.io/otel/propagation"
+	sdkmetric "go.opentelemetry.io/otel/sdk/metric"
+	"go.opentelemetry.io/otel/sdk/metric/metricdata"
+	sdktrace "go.opentelemetry.io/otel/sdk/trace"
+	"go.opentelemetry.io/otel/sdk/trace/tracetest"
+	"go.opentelemetry.io/otel/trace"
+
+	"github.com/partnerinsure/insurance-go"
+	"github.com/partnerinsure/insurance-go/insurancetest"
+	insuranceotel "github.com/partnerinsure/insurance-go/otel"
+)
+
+// telemetry collects what an instrumented client records, in memory.
+type telemetry struct {
+	spans   *tracetest.SpanRecorder
+	metrics *sdkmetric.ManualReader
+	tp      *sdktrace.TracerProvider
+}
+
+func newTelemetry() *telemetry {
+	spans := tracetest.NewSpanRecorder()
+	return &telemetry{
+		spans:   spans,
+		metrics: sdkmetric.NewManualReader(),
+		tp:      sdktrace.NewTracerProvider(sdktrace.WithSpanProcessor(spans)),
+	}
+}
+
+// instrument is the insurance option under test, with opts after the test's providers.
+func (tel *telemetry) instrument(opts ...insuranceotel.Option) insurance.Option {
+	return insuranceotel.Instrument(append([]insuranceotel.Option{
+		insuranceotel.WithTracerProvider(tel.tp),
+		insuranceotel.WithMeterProvider(sdkmetric.NewMeterProvider(sdkmetric.WithReader(tel.metrics))),
+	}, opts...)...)
+}
+
+// onlySpan is the one span recorded.
+func (tel *telemetry) onlySpan(t *testing.T) sdktrace.ReadOnlySpan {
+	t.Helper()
+	ended := tel.spans.Ended()
+	require.Len(t, ended, 1, "one span per call")
+	return ended[0]
+}
+
+// collect reads the metrics by name.
+func (tel *telemetry) collect(t *testing.T) map[string]metricdata.Metrics {
+	t.Helper()
+	var rm metricdata.ResourceMetrics
+	require.NoError(t, tel.metrics.Collect(context.Background(), &rm))
+	byName := map[string]metricdata.Metrics{}
+	for _, sm := range rm.ScopeMetrics {
+		assert.Equal(t, insuranceotel.ScopeName, sm.Scope.Name)
+		for _, m := range sm.Metrics {
+			byName[m.Name] = m
+		}
+	}
+	return byName
+}
+
+// attrs gives attributes by key, values as the strings OpenTelemetry emits.
+func attrs(kvs []attribute.KeyValue) map[string]string {
+	m := map[string]string{}
+	for _, kv := range kvs {
+		m[string(kv.Key)] = kv.Value.String()
+	}
+	return m
+}
+
+// scripted is a server that answers each request with the next status of its script
+// (the last one repeats) and writes down each request's traceparent.
+type scripted struct {
+	*httptest.Server
+	mu           sync.Mutex
+	script       []int
+	traceparents []string
+}
+
+// Scripted "statuses" that are not answers.
+const (
+	drop = -1 // close the connection without an answer
+	hang = -2 // answer nothing until the client gives up
+	junk = -3 // answer 201 with a body that is not JSON
+)
+
+func newScripted(t *testing.T, script ...int) *scripted {
+	s := &scripted{script: script}
+	s.Server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		s.mu.Lock()
+		status := s.script[min(len(s.traceparents), len(s.script)-1)]
+		s.traceparents = append(s.traceparents, r.Header.Get("Traceparent"))
+		s.mu.Unlock()
+		switch status {
+		case drop:
+			if conn, _, err := w.(http.Hijacker).Hijack(); err == nil {
+				conn.Close()
+			}
+			return
+		case hang:
+			_, _ = io.Copy(io.Discard, r.Body) // then the server sees the client leave
+			<-r.Context().Done()
+			return
+		case junk:
+			w.WriteHeader(http.StatusCreated)
+			fmt.Fprint(w, "<html>")
+			return
+		}
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(status)
+		fmt.Fprint(w, `{"quote_id": "q_1", "policy_id": "pol_1"}`)
+	}))
+	t.Cleanup(s.Close)
+	return s
+}
+
+func (s *scripted) received() []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]string(nil), s.traceparents...)
+}
+
+func (s *scripted) client(t *testing.T, opts ...insurance.Option) *insurance.Client {
+	t.Helper()
+	return newClient(t, s.URL, opts...)
+}
+
+// newClient is a client of a test server with quick retries.
+func newClient(t *testing.T, baseURL string, opts ...insurance.Option) *insurance.Client {
+	t.Helper()
+	c, err := insurance.NewClient(baseURL, append([]insurance.Option{
+		insurance.WithCredentials("client_1", "secret_1"),
+		insurance.WithRetryWait(time.Millisecond, 2*time.Millisecond),
+	}, opts...)...)
+	require.NoError(t, err)
+	return c
+}
+
+func travelQuote(quoteID string) *insurance.TravelQuoteRequest {
+	return &insurance.TravelQuoteRequest{
+		QuoteID:  quoteID,
+		Customer: insurance.Customer{EmailAddress: "ada@example.com"},
+		PolicyAttributes: insurance.TravelPolicyAttributes{
+			TripCost:      1000,
+			TripStartDate: insurance.NewDate(2027, time.March, 1),
+			TripEndDate:   insurance.NewDate(2027, time.March, 3),
+		},
+	}
+}
+
+func tuitionPurchase(quoteID string, pm insurance.PaymentMethod) *insurance.TuitionPurchaseRequest {
+	return &insurance.TuitionPurchaseRequest{QuoteID: quoteID, PaymentMethod: pm}
+}
+
+func card(number string) insurance.PaymentMethod {
+	return insurance.PaymentMethod{Card: &insurance.Card{Number: number, Verification: "123", Month: "12", Year: "2030"}}
+}
+
+// A call is one span, whatever its retries; the span counts the attempts, each
+// attempt carries the span's trace context, and the metrics count the call once and
+// its retries.
+func TestOneSpanPerCallAroundItsAttempts(t *testing.T) {
+	for _, tc := range []struct {
+		name     string
+		script   []int
+		attempts int
+	}{
+		{"first attempt answers", []int{201}, 1},
+		{"one 503 then 201", []int{503, 201}, 2},
+		{"two 503s then 201", []int{503, 503, 201}, 3},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			srv := newScripted(t, tc.script...)
+			tel := newTelemetry()
+			c := srv.client(t, tel.instrument())
+
+			_, err := c.QuoteTravel(context.Background(), travelQuote(""))
+			require.NoError(t, err)
+
+			span := tel.onlySpan(t)
+			assert.Equal(t, "POST /v1/quote/travel", span.Name())
+			assert.Equal(t, trace.SpanKindClient, span.SpanKind())
+			assert.Equal(t, codes.Unset, span.Status().Code)
+			assert.Equal(t, insuranceotel.ScopeName, span.InstrumentationScope().Name)
+			port := fmt.Sprint(srv.Listener.Addr().(*net.TCPAddr).Port)
+			assert.Equal(t, map[string]string{
+				"http.request.method":       "POST",
+				"http.route":                "/v1/quote/travel",
+				"url.template":              "/v1/quote/travel",
+				"server.address":            "127.0.0.1",
+				"server.port":               port,
+				"http.response.status_code": "201",
+				"insurance.attempts":        fmt.Sprint(tc.attempts),
+			}, attrs(span.Attributes()))
+			assert.Empty(t, span.Events())
+
+			sent := srv.received()
+			require.Len(t, sent, tc.attempts, "the server saw every attempt")
+			want := fmt.Sprintf("00-%s-%s-01", span.SpanContext().TraceID(), span.SpanContext().SpanID())
+			for i, tp := range sent {
+				assert.Equal(t, want, tp, "attempt %d carries the call span's context", i+1)
+			}
+
+			metrics := tel.collect(t)
+			duration := metrics["http.client.request.duration"]
+			assert.Equal(t, "s", duration.Unit)
+			hist := duration.Data.(metricdata.Histogram[float64])
+			require.Len(t, hist.DataPoints, 1)
+			assert.Equal(t, uint64(1), hist.DataPoints[0].Count, "one measure per call")
+			assert.Equal(t, map[string]string{
+				"http.request.method":       "POST",
+				"http.route":                "/v1/quote/travel",
+				"url.template":              "/v1/quote/travel",
+				"server.address":            "127.0.0.1",
+				"server.port":               port,
+				"http.response.status_code": "201",
+			}, attrs(hist.DataPoints[0].Attributes.ToSlice()))
+
+			retries, ok := metrics[insuranceotel.RetriesMetric]
+			if tc.attempts == 1 {
+				assert.False(t, ok, "no retry, nothing counted")
+				return
+			}
+			assert.Equal(t, "{retry}", retries.Unit)
+			sum := retries.Data.(metricdata.Sum[int64])
+			require.Len(t, sum.DataPoints, 1)
+			assert.Equal(t, int64(tc.attempts-1), sum.DataPoints[0].Value)
+		})
+	}
+}
+
+// A failed call is marked: status Error, error.type, whether its outcome is unknown,
+// its attempts; and so is its measure.
+func TestFailuresAreMarked(t *testing.T) {
+	sandbox := insurancetest.NewServer()
+	t.Cleanup(sandbox.Close)
+	travel, err := sandbox.Client().QuoteTravel(context.Background(), travelQuote(""))
+	require.NoError(t, err)
+	bought := travel.QuoteID
+	require.NoError(t, sandbox.MarkPurchased(bought))
+
+	for _, tc := range []struct {
+		name           string
+		call           func(t *testing.T, opt insurance.Option) error
+		errorType      string
+		status         string // "" when no answer came
+		attempts       int
+		outcomeUnknown bool
+		description    string
+	}{
+		{
+			name: "402 declined card",
+			call: func(t *testing.T, opt insurance.Option) error {
+				_, err := sandbox.Client(opt).PurchaseTuition(context.Background(),
+					tuitionPurchase(sandbox.NewTuitionQuote("ada@example.com"), card(insurancetest.CardDeclined)))
+				return err
+			},
+			errorType: "402", status: "402", attempts: 1,
+		},
+		{
+			name: "422 quote already bought",
+			call: func(t *testing.T, opt insurance.Option) error {
+				_, err := sandbox.Client(opt).QuoteTravel(context.Background(), travelQuote(bought))
+				return err
+			},
+			errorType: "422", status: "422", attempts: 1,
+		},
+		{
+			name: "503 on every attempt of a quote",
+			call: func(t *testing.T, opt insurance.Option) error {
+				_, err := newScripted(t, 503).client(t, opt).QuoteTravel(context.Background(), travelQuote(""))
+				return err
+			},
+			errorType: "503", status: "503", attempts: 3,
+		},
+		{
+			name: "503 on a purchase: outcome unknown",
+			call: func(t *testing.T, opt insurance.Option) error {
+				_, err := newScripted(t, 503).client(t, opt).PurchaseTuition(context.Background(),
+					tuitionPurchase("q_1", card(insurancetest.CardOK)))
+				return err
+			},
+			errorType: "503", status: "503", attempts: 1, outcomeUnknown: true,
+			description: "outcome unknown: check before trying again",
+		},
+		{
+			name: "purchase dropped without an answer: outcome unknown",
+			call: func(t *testing.T, opt insurance.Option) error {
+				_, err := newScripted(t, drop).client(t, opt).PurchaseTuition(context.Background(),
+					tuitionPurchase("q_1", card(insurancetest.CardOK)))
+				return err
+			},
+			errorType: "connection", attempts: 1, outcomeUnknown: true,
+			description: "outcome unknown: check before trying again",
+		},
+		{
+			name: "context deadline",
+			call: func(t *testing.T, opt insurance.Option) error {
+				ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
+				defer cancel()
+				_, err := newScripted(t, hang).client(t, opt).QuoteTravel(ctx, travelQuote(""))
+				return err
+			},
+			errorType: "timeout", attempts: 1, description: "timeout",
+		},
+		{
+			name: "2xx that is not JSON",
+			call: func(t *testing.T, opt insurance.Option) error {
+				_, err := newScripted(t, junk).client(t, opt).QuoteTravel(context.Background(), travelQuote(""))
+				return err
+			},
+			errorType: "invalid_response", status: "201", attempts: 1, description: "invalid_response",
+		},
+		{
+			name: "refused locally: missing credentials",
+			call: func(t *testing.T, opt insurance.Option) error {
+				_, err := sandbox.Client(insurance.WithClientID(sandbox.ClientID), opt).ListProducts(context.Background())
+				return err
+			},
+			errorType: "missing_credentials", attempts: 0, description: "missing_credentials",
+		},
+		{
+			name: "refused locally: invalid request",
+			call: func(t *testing.T, opt insurance.Option) error {
+				_, err := sandbox.Client(opt).PurchaseGapMedical(context.Background(), "cus_sec_x", &insurance.GapMedicalPurchaseRequest{})
+				return err
+			},
+			errorType: "invalid_request", attempts: 0, description: "invalid_request",
+		},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			tel := newTelemetry()
+			err := tc.call(t, tel.instrument())
+			require.Error(t, err)
+
+			span := tel.onlySpan(t)
+			assert.Equal(t, codes.Error, span.Status().Code)
+			assert.Equal(t, tc.description, span.Status().Description)
+			assert.Empty(t, span.Events(), "errors are not recorded as events")
+			got := attrs(span.Attributes())
+			assert.Equal(t, tc.errorType, got["error.type"])
+			assert.Equal(t, fmt.Sprint(tc.outcomeUnknown), got["insurance.outcome_unknown"])
+			assert.Equal(t, fmt.Sprint(tc.attempts), got["insurance.attempts"])
+			assert.Equal(t, tc.status, got["http.response.status_code"])
+
+			metrics := tel.collect(t)
+			if tc.attempts == 0 {
+				assert.NotContains(t, metrics, "http.client.request.duration", "nothing was sent")
+				return
+			}
+			hist := metrics["http.client.request.duration"].Data.(metricdata.Histogram[float64])
+			require.Len(t, hist.DataPoints, 1)
+			point := attrs(hist.DataPoints[0].Attributes.ToSlice())
+			assert.Equal(t, tc.errorType, point["error.type"])
+			assert.Equal(t, fmt.Sprint(tc.outcomeUnknown), point["insurance.outcome_unknown"])
+			assert.Equal(t, tc.status, point["http.response.status_code"])
+		})
+	}
+}
+
+// The call span is a child of the caller's span: the whole call joins the caller's
+// trace, on the wire too.
+func TestCallSpanJoinsTheCallersTrace(t *testing.T) {
+	srv := newScripted(t, 503, 201)
+	tel := newTelemetry()
+	c := srv.client(t, tel.instrument())
+	ctx, parent := tel.tp.Tracer("test").Start(context.Background(), "checkout")
+
+	_, err := c.QuoteTravel(ctx, travelQuote(""))
+	require.NoError(t, err)
+	parent.End()
+
+	ended := tel.spans.Ended()
+	require.Len(t, ended, 2)
+	call := ended[0]
+	assert.Equal(t, parent.SpanContext().SpanID(), call.Parent().SpanID())
+	assert.Equal(t, parent.SpanContext().TraceID(), call.SpanContext().TraceID())
+	for _, tp := range srv.received() {
+		assert.Contains(t, tp, "-"+parent.SpanContext().TraceID().String()+"-")
+	}
+}
+
+// Each attempt's request context carries the call's span, so a tracing transport
+// (otelhttp) makes its attempt spans children of the call's.
+func TestAttemptsSeeTheCallSpan(t *testing.T) {
+	srv := newScripted(t, 503, 201)
+	tel := newTelemetry()
+	var seen []trace.SpanContext
+	transport := roundTripper(func(req *http.Request) (*http.Response, error) {
+		seen = append(seen, trace.SpanContextFromContext(req.Context()))
+		return http.DefaultTransport.RoundTrip(req)
+	})
+	c := srv.client(t, insurance.WithHTTPClient(&http.Client{Transport: transport}), tel.instrument())
+
+	_, err := c.QuoteTravel(context.Background(), travelQuote(""))
+	require.NoError(t, err)
+	span := tel.onlySpan(t)
+	require.Len(t, seen, 2)
+	for _, sc := range seen {
+		assert.Equal(t, span.SpanContext().SpanID(), sc.SpanID())
+	}
+}
+
+type roundTripper func(*http.Request) (*http.Response, error)
+
+func (f roundTripper) RoundTrip(req *http.Request) (*http.Response, error) { return f(req) }
+
+// The trace context goes out in W3C traceparent by default, whatever the global
+// propagator; WithPropagator replaces it.
+func TestWithPropagator(t *testing.T) {
+	member, err := baggage.NewMember("tenant", "acme")
+	require.NoError(t, err)
+	bag, err := baggage.New(member)
+	require.NoError(t, err)
+	ctx := baggage.ContextWithBaggage(context.Background(), bag)
+
+	for _, tc := range []struct {
+		name        string
+		opts        []insuranceotel.Option
+		traceparent bool
+		baggage     string
+	}{
+		{"default: trace context only", nil, true, ""},
+		{"nil keeps the default", []insuranceotel.Option{insuranceotel.WithPropagator(nil)}, true, ""},
+		{"baggage only", []insuranceotel.Option{insuranceotel.WithPropagator(propagation.Baggage{})}, false, "tenant=acme"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var got http.Header
+			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				got = r.Header.Clone()
+				w.WriteHeader(http.StatusCreated)
+				fmt.Fprint(w, `{"quote_id": "q_1"}`)
+			}))
+			t.Cleanup(srv.Close)
+			c := newClient(t, srv.URL, newTelemetry().instrument(tc.opts...))
+
+			_, err := c.QuoteTravel(ctx, travelQuote(""))
+			require.NoError(t, err)
+			assert.Equal(t, tc.traceparent, got.Get("Traceparent") != "")
+			assert.Equal(t, tc.baggage, got.Get("Baggage"))
+		})
+	}
+}
+
+// Span names and methods follow the HTTP conventions, for Do too.
+func TestSpanNames(t *testing.T) {
+	for _, tc := range []struct {
+		method, path   string
+		name           string
+		attrMethod     string
+		methodOriginal string
+	}{
+		{"GET", "/v1/things", "GET /v1/things", "GET", ""},
+		{"PUT", "/v1/things", "PUT /v1/things", "PUT", ""},
+		{"PURGE", "/v1/things", "HTTP /v1/things", "_OTHER", "PURGE"},
+	} {
+		t.Run(tc.method, func(t *testing.T) {
+			srv := newScripted(t, 200)
+			tel := newTelemetry()
+			_, err := srv.client(t, tel.instrument()).Do(context.Background(), tc.method, tc.path, insurance.AuthBasic, nil, nil)
+			require.NoError(t, err)
+
+			span := tel.onlySpan(t)
+			assert.Equal(t, tc.name, span.Name())
+			got := attrs(span.Attributes())
+			assert.Equal(t, tc.attrMethod, got["http.request.method"])
+			assert.Equal(t, tc.methodOriginal, got["http.request.method_original"])
+		})
+	}
+}
+
+// Nothing recorded holds a secret: not the client secret, not the Basic header, not a
+// customer secret, not a card or bank account number, whether calls succeed or fail.
+func TestNoSecretInTelemetry(t *testing.T) {
+	srv := insurancetest.NewServer()
+	t.Cleanup(srv.Close)
+	tel := newTelemetry()
+	c := srv.Client(tel.instrument())
+	ctx := context.Background()
+	const account, routing = "000123456789", "110000000"
+
+	secret, err := c.CreateCustomerSecret(ctx, "ada@example.com")
+	require.NoError(t, err)
+	_, err = c.ListProducts(ctx)
+	require.NoError(t, err)
+	gap, err := c.QuoteGapMedical(ctx, &insurance.GapMedicalQuoteRequest{
+		Customer:         insurance.Customer{EmailAddress: "ada@example.com"},
+		PolicyAttributes: insurance.GapMedicalPolicyAttributes{CoverageStartDate: insurance.NewDate(2027, time.March, 1)},
+	})
+	require.NoError(t, err)
+	for _, token := range []string{insurancetest.TokenDeclined, insurancetest.TokenOK, insurancetest.TokenOK} { // 402, 201, 422
+		_, _ = c.PurchaseGapMedical(ctx, secret.Secret, &insurance.GapMedicalPurchaseRequest{
+			QuoteID: gap.QuoteID, PaymentMethod: insurance.PaymentMethod{Token: token},
+		})
+	}
+	_, err = c.PurchaseGapMedical(ctx, secret.Secret+"x", &insurance.GapMedicalPurchaseRequest{
+		QuoteID: gap.QuoteID, PaymentMethod: insurance.PaymentMethod{Token: insurancetest.TokenOK},
+	})
+	require.Error(t, err) // 401
+	for _, pm := range []insurance.PaymentMethod{
+		card(insurancetest.CardDeclined),
+		card(insurancetest.CardOK),
+		{BankAccount: &insurance.BankAccount{AccountNumber: account, RoutingNumber: routing}},
+	} {
+		_, _ = c.PurchaseTuition(ctx, tuitionPurchase(srv.NewTuitionQuote("ada@example.com"), pm))
+	}
+	_, err = c.PurchaseTuition(ctx, tuitionPurchase("q_unknown", card(insurancetest.CardOK)))
+	require.Error(t, err) // 400
+
+	basic := base64.StdEncoding.EncodeToString([]byte(srv.ClientID + ":" + srv.ClientSecret))
+	secrets := map[string]string{
+		"client secret":   srv.ClientSecret,
+		"Basic header":    basic,
+		"customer secret": secret.Secret,
+		"card ok":         insurancetest.CardOK,
+		"card declined":   insurancetest.CardDeclined,
+		"bank account":    account,
+		"routing number":  routing,
+	}
+	// documented is every attribute the package doc lists.
+	documented := map[attribute.Key]bool{
+		"http.request.method": true, "http.route": true, "url.template": true, "server.address": true,
+		"server.port": true, "http.response.status_code": true, "error.type": true,
+		"insurance.attempts": true, "insurance.outcome_unknown": true,
+	}
+	var recorded []string
+	record := func(kvs []attribute.KeyValue) {
+		for _, kv := range kvs {
+			assert.True(t, documented[kv.Key], "undocumented attribute %s", kv.Key)
+			recorded = append(recorded, kv.Value.String())
+		}
+	}
+	require.Len(t, tel.spans.Ended(), 11)
+	for _, span := range tel.spans.Ended() {
+		recorded = append(recorded, span.Name(), span.Status().Description)
+		record(span.Attributes())
+		for _, ev := range span.Events() {
+			recorded = append(recorded, ev.Name)
+			record(ev.Attributes)
+		}
+	}
+	for _, m := range tel.collect(t) {
+		switch data := m.Data.(type) {
+		case metricdata.Histogram[float64]:
+			for _, p := range data.DataPoints {
+				record(p.Attributes.ToSlice())
+			}
+		case metricdata.Sum[int64]:
+			for _, p := range data.DataPoints {
+				record(p.Attributes.ToSlice())
+			}
+		}
+	}
+	all := strings.Join(recorded, "\n")
+	assert.Contains(t, all, "402", "the scan sees the failures")
+	for name, value := range secrets {
+		require.NotEmpty(t, value)
+		assert.NotContains(t, all, value, name)
+	}
+}
