@@ -35,6 +35,7 @@ type Observer interface {
 type CallInfo struct {
 	Method        string // HTTP method, e.g. "POST"
 	Route         string // the interface's path, e.g. "/v1/purchase/tuition" (for Do: the path given)
+	URL           string // the base URL and the route; never a query or user info
 	ServerAddress string // host of the base URL, e.g. "api.example.com"
 	ServerPort    int    // port of the base URL, or the scheme's default
 	// CreatesRecord is true for purchases, onboarding and events (and Do with a method
@@ -75,6 +76,7 @@ func newServerInfo(base string) CallInfo {
 func (c *Client) callInfo(rt route) CallInfo {
 	info := c.server
 	info.Method, info.Route, info.CreatesRecord = rt.method, rt.path, rt.class == pipeline.CreatesRecord
+	info.URL = c.baseURL + rt.path
 	return info
 }
 

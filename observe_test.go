@@ -20,6 +20,7 @@ type callLog struct {
 	mu     sync.Mutex
 	events []string
 	ends   []insurance.CallResult
+	urls   []string
 	shared *[]string // when set, every observer of a test appends here too, in order
 }
 
@@ -36,6 +37,9 @@ func (l *callLog) note(e string) {
 
 func (l *callLog) StartCall(ctx context.Context, call insurance.CallInfo) context.Context {
 	l.note(fmt.Sprintf("start %s %s %s:%d record=%v", call.Method, call.Route, call.ServerAddress, call.ServerPort, call.CreatesRecord))
+	l.mu.Lock()
+	l.urls = append(l.urls, call.URL)
+	l.mu.Unlock()
 	return context.WithValue(ctx, callLogKey{l.name}, "span of "+call.Route)
 }
 
@@ -82,6 +86,7 @@ func TestObserverSeesEachCallOnceAroundItsAttempts(t *testing.T) {
 	}, log.events)
 	require.Len(t, log.ends, 1)
 	assert.Equal(t, insurance.CallResult{Attempts: 2, StatusCode: 201, RequestID: "req_ok"}, log.ends[0])
+	assert.Equal(t, []string{srv.URL + "/v1/quote/travel"}, log.urls)
 
 	require.Len(t, seen, 2)
 	for i, h := range seen {
