@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/jarcoal/httpmock"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
@@ -380,4 +381,29 @@ func countingServer(t *testing.T, answer func(http.ResponseWriter)) (srv *httpte
 	srv.Start()
 	t.Cleanup(srv.Close)
 	return srv, opened, closed
+}
+
+// TestMockedTransportErrors is what the README promises httpmock users: a transport
+// error that says nothing was sent (a dial error) is retried even for a purchase; any
+// other is outcome unknown, and never sent twice.
+func TestMockedTransportErrors(t *testing.T) {
+	for _, tc := range []struct {
+		name           string
+		err            error
+		calls          int
+		outcomeUnknown bool
+	}{
+		{"dial error", &net.OpError{Op: "dial", Net: "tcp", Err: syscall.ECONNREFUSED}, 3, false},
+		{"any other error", errors.New("connection reset by mock"), 1, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			c, mt := newMockClient(t)
+			mt.RegisterResponder("POST", testBaseURL+"/v1/purchase/tuition", httpmock.NewErrorResponder(tc.err))
+
+			_, err := c.PurchaseTuition(context.Background(), fullTuitionPurchase())
+			require.Error(t, err)
+			assert.Equal(t, tc.outcomeUnknown, errors.Is(err, insurance.ErrOutcomeUnknown))
+			assert.Equal(t, tc.calls, mt.GetTotalCallCount())
+		})
+	}
 }

@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"strings"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/jarcoal/httpmock"
@@ -83,7 +84,7 @@ func TestQuoteTripAlreadyCoveredWithHTTPMock(t *testing.T) {
 }
 
 // With insurancetest: a real sandbox on loopback drives success, 402 and 422 with its
-// test values, without scripting any answer.
+// test values, without scripting any answer; the failure paths follow below.
 func TestCoverSellerWithSandbox(t *testing.T) {
 	t.Parallel()
 	srv := insurancetest.NewServer()
@@ -127,8 +128,110 @@ func TestCoverSellerWithSandbox(t *testing.T) {
 	})
 }
 
-// A 503 on a purchase is never retried by the SDK (the policy may exist); the
-// service turns it into ErrCheckStatus.
+// The failure paths partner code must get right, with the sandbox alone: its faults,
+// request log and clock stand in for the network, the insurer and time.
+
+// A 503 on a purchase is not retried by the SDK (the policy may exist): the service
+// says "check before charging again", and the insurer saw one request.
+func TestBuyTuitionCover503IsSentOnce(t *testing.T) {
+	t.Parallel()
+	srv := insurancetest.NewServer()
+	defer srv.Close()
+	srv.Inject("POST /v1/purchase/tuition", insurancetest.Fault{Times: 1, Status: 503, Body: "<html>upstream down</html>"})
+
+	_, err := (&CoverSeller{Insurance: srv.Client()}).BuyTuitionCover(context.Background(), srv.NewTuitionQuote("ada@example.com"), insurance.Card{Number: insurancetest.CardOK})
+
+	assert.ErrorIs(t, err, ErrCheckStatus)
+	assert.Len(t, srv.Requests(), 1, "sent once")
+	assert.Empty(t, srv.Policies(), "this 503 came before the insurer handled it")
+}
+
+// The hard case: the insurer issued the policy, then the connection dropped before the
+// answer. The service cannot know; the test can, and finds the policy.
+func TestBuyTuitionCoverDroppedAfterThePolicyWasIssued(t *testing.T) {
+	t.Parallel()
+	srv := insurancetest.NewServer()
+	defer srv.Close()
+	srv.Inject("POST /v1/purchase/tuition", insurancetest.Fault{Times: 1, Process: true, Drop: true})
+	quoteID := srv.NewTuitionQuote("ada@example.com")
+
+	_, err := (&CoverSeller{Insurance: srv.Client()}).BuyTuitionCover(context.Background(), quoteID, insurance.Card{Number: insurancetest.CardOK})
+
+	assert.ErrorIs(t, err, ErrCheckStatus, "the customer must not be charged again blindly")
+	require.Len(t, srv.Policies(), 1, "the policy exists")
+	assert.Equal(t, quoteID, srv.Policies()[0].QuoteID)
+	assert.Len(t, srv.Requests(), 1, "and the SDK did not send the purchase again")
+}
+
+// A slow purchase (one route only) runs into the service's own call timeout; quotes
+// stay fast. In fake time: the minute-long delay costs no real time.
+func TestBuyTuitionCoverTimesOutWhileQuotesStayFast(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		srv := insurancetest.NewServer(insurancetest.InMemory())
+		srv.Inject("POST /v1/purchase/tuition", insurancetest.Fault{Delay: time.Minute})
+		seller := &CoverSeller{Insurance: srv.Client(), CallTimeout: 10 * time.Second}
+		start := time.Now()
+
+		_, err := seller.QuoteTrip(context.Background(), booking())
+		require.NoError(t, err)
+		assert.Zero(t, time.Since(start), "the quote is not delayed")
+
+		_, err = seller.BuyTuitionCover(context.Background(), srv.NewTuitionQuote("ada@example.com"), insurance.Card{Number: insurancetest.CardOK})
+		assert.ErrorIs(t, err, ErrCheckStatus)
+		assert.ErrorIs(t, err, context.DeadlineExceeded)
+		assert.Equal(t, 10*time.Second, time.Since(start), "gave up at the service's timeout")
+	})
+}
+
+// A checkout left open past the customer secret's lifetime is refused; the service
+// tells the page to start again, and a fresh secret works.
+func TestCheckoutSecretExpires(t *testing.T) {
+	t.Parallel()
+	srv := insurancetest.NewServer()
+	defer srv.Close()
+	seller := &CoverSeller{Insurance: srv.Client()}
+	ctx := context.Background()
+	quote, err := srv.Client(insurance.WithClientID(srv.ClientID)).QuoteGapMedical(ctx, &insurance.GapMedicalQuoteRequest{
+		Customer:         insurance.Customer{EmailAddress: "ada@example.com"},
+		PolicyAttributes: insurance.GapMedicalPolicyAttributes{CoverageStartDate: insurance.NewDate(2027, time.April, 1)},
+	})
+	require.NoError(t, err)
+
+	secret, err := seller.StartCheckout(ctx, "ada@example.com")
+	require.NoError(t, err)
+	srv.Advance(16 * time.Minute) // the customer went for lunch
+	_, err = seller.FinishCheckout(ctx, secret, quote.QuoteID, insurancetest.TokenOK)
+	assert.ErrorIs(t, err, ErrCheckoutExpired)
+
+	secret, err = seller.StartCheckout(ctx, "ada@example.com")
+	require.NoError(t, err)
+	policyID, err := seller.FinishCheckout(ctx, secret, quote.QuoteID, insurancetest.TokenOK)
+	require.NoError(t, err)
+	assert.NotEmpty(t, policyID)
+
+	_, err = seller.FinishCheckout(ctx, secret, quote.QuoteID, insurancetest.TokenOK)
+	assert.Error(t, err, "bought once: the quote is gone")
+}
+
+// Two 503s on a quote: the SDK waits and retries, the service sees a quote. With
+// second-long retry waits, in fake time.
+func TestQuoteTripRidesOutAShortOutage(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		srv := insurancetest.NewServer(insurancetest.InMemory())
+		srv.Inject("POST /v1/quote/travel", insurancetest.Fault{Times: 2, Status: 503})
+		seller := &CoverSeller{Insurance: srv.Client(insurance.WithRetryWait(time.Second, 30*time.Second))}
+		start := time.Now()
+
+		premium, err := seller.QuoteTrip(context.Background(), booking())
+
+		require.NoError(t, err)
+		assert.Greater(t, premium, 0.0)
+		assert.Len(t, srv.Requests(), 3)
+		assert.GreaterOrEqual(t, time.Since(start), 1500*time.Millisecond, "two retry waits (with jitter)")
+	})
+}
+
+// The same failure with httpmock: you script the answer yourself.
 func TestBuyTuitionCoverOutcomeUnknown(t *testing.T) {
 	t.Parallel()
 	client, mock := mockedClient(t)
@@ -144,4 +247,5 @@ func TestRun(t *testing.T) {
 	var out strings.Builder
 	require.NoError(t, run(context.Background(), nil, &out))
 	assert.Contains(t, out.String(), "Tuition cover bought: policy pol_")
+	assert.Contains(t, out.String(), "The sandbox holds that policy (pol_")
 }
