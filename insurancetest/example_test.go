@@ -128,7 +128,9 @@ func ExampleServer_Requests() {
 	for _, r := range srv.Requests() {
 		fmt.Println(r.Method, r.Path, r.Auth, r.StatusCode)
 		var body struct {
-			PaymentMethod struct{ Card struct{ Number, Verification string } } `json:"payment_method"`
+			PaymentMethod struct {
+				Card struct{ Number, Verification string }
+			} `json:"payment_method"`
 		}
 		_ = json.Unmarshal(r.Body, &body)
 		fmt.Println(body.PaymentMethod.Card.Number, body.PaymentMethod.Card.Verification)
