@@ -92,35 +92,56 @@ func (c credentials) Format(f fmt.State, verb rune) {
 	fmt.Fprintf(f, "{ClientID: %q, ClientSecret: %s}", c.clientID, secret)
 }
 
-// authorize returns the one header a call with scheme a carries, or
-// ErrMissingCredentials when the Client lacks what the scheme needs.
-func (c credentials) authorize(a Auth) (header, value string, err error) {
-	switch a.scheme {
+// authorize returns the one header the call carries; or, when the Client lacks what
+// the call's scheme needs, or the customer secret is not one, an error: nothing is
+// sent.
+func (c credentials) authorize(rt route) (header, value string, err error) {
+	missing := func(need string) error { return &credentialError{method: rt.method, path: rt.path, need: need} }
+	switch rt.auth.scheme {
 	case schemeNone:
 		return "", "", nil
 	case schemeBasic:
 		if c.basic == "" {
-			return "", "", fmt.Errorf("%w: Basic auth needs WithCredentials(client id, client secret)", ErrMissingCredentials)
+			return "", "", missing("Basic auth needs WithCredentials(client id, client secret)")
 		}
 		return "Authorization", c.basic, nil
 	case schemeClientID:
 		if c.clientID == "" {
-			return "", "", fmt.Errorf("%w: this call needs a client id (WithClientID or WithCredentials)", ErrMissingCredentials)
+			return "", "", missing("this call needs a client id (WithClientID or WithCredentials)")
 		}
 		return HeaderClientID, c.clientID, nil
 	case schemeBasicOrClientID:
 		if c.basic != "" {
 			return "Authorization", c.basic, nil
 		}
-		return c.authorize(AuthClientID)
-	case schemeBearer:
-		if a.bearer == "" {
-			return "", "", fmt.Errorf("%w: this call needs a customer client secret (CreateCustomerSecret)", ErrMissingCredentials)
+		if c.clientID == "" {
+			return "", "", missing("this call needs WithCredentials, or a client id (WithClientID)")
 		}
-		if strings.ContainsAny(a.bearer, "\r\n\x00 ") {
+		return HeaderClientID, c.clientID, nil
+	case schemeBearer:
+		secret := rt.auth.bearer
+		switch {
+		case secret == "":
+			return "", "", missing("this call needs a customer client secret: mint one with CreateCustomerSecret")
+		case secret == c.clientSecret:
+			return "", "", &ValidationError{Field: "customer secret", Problem: "is the partner's client secret, which must never travel as a Bearer token: mint a customer secret with CreateCustomerSecret"}
+		case secret == c.clientID:
+			return "", "", &ValidationError{Field: "customer secret", Problem: "is the partner's client id, not a customer secret: mint a customer secret with CreateCustomerSecret"}
+		case strings.ContainsAny(secret, "\r\n\x00 "):
 			return "", "", &ValidationError{Field: "customer secret", Problem: "contains spaces or control characters"}
 		}
-		return "Authorization", "Bearer " + a.bearer, nil
+		return "Authorization", "Bearer " + secret, nil
 	}
-	return "", "", fmt.Errorf("%w: unknown auth scheme", ErrMissingCredentials)
+	return "", "", missing("unknown auth scheme")
 }
+
+// credentialError is ErrMissingCredentials for one call, naming it once.
+type credentialError struct{ method, path, need string }
+
+// Error names the call and what it needs.
+func (e *credentialError) Error() string {
+	return "insurance: " + e.method + " " + e.path + ": missing credentials: " + e.need
+}
+
+// Is matches ErrMissingCredentials.
+func (e *credentialError) Is(target error) bool { return target == ErrMissingCredentials }

@@ -42,7 +42,7 @@ import (
 )
 
 // Version is the SDK version sent in the User-Agent header.
-const Version = "0.1.0"
+const Version = "0.2.0"
 
 // Defaults of the retry policy; see WithMaxRetries, WithRetryWait and WithMaxRetryAfter.
 const (
@@ -98,6 +98,9 @@ func WithCredentials(clientID, clientSecret string) Option {
 
 // WithClientID sets only the public client id, for code that must not hold the client
 // secret: it can call the quote endpoints, which accept the x-api-client-id header.
+// Given after WithCredentials, it drops the client secret set there: that is how
+// insurancetest's srv.Client(insurance.WithClientID(srv.ClientID)) makes a client-side
+// client, and how NewClientFromEnv's options can narrow a partner client to one.
 func WithClientID(clientID string) Option {
 	return func(s *settings) error {
 		if clientID == "" {
@@ -330,10 +333,14 @@ func NewClientFromEnv(opts ...Option) (*Client, error) {
 }
 
 func checkBaseURL(raw string, insecureHTTP bool) (string, error) {
+	if raw != "" && !strings.Contains(raw, "://") {
+		return "", fmt.Errorf("insurance: base URL %q has no scheme: did you mean %q?", raw, "https://"+strings.TrimLeft(raw, "/"))
+	}
 	u, err := url.Parse(raw)
 	if err != nil {
 		return "", fmt.Errorf("insurance: base URL %q is malformed", raw)
 	}
+	path := strings.TrimRight(u.EscapedPath(), "/")
 	switch {
 	case u.Scheme != "http" && u.Scheme != "https":
 		return "", fmt.Errorf("insurance: base URL %q: want an http or https URL", raw)
@@ -345,8 +352,10 @@ func checkBaseURL(raw string, insecureHTTP bool) (string, error) {
 		return "", fmt.Errorf("insurance: base URL %q must not have a query or fragment", raw)
 	case u.Scheme == "http" && !insecureHTTP && !isLoopback(u.Hostname()):
 		return "", fmt.Errorf("insurance: base URL %q sends credentials in clear text: use https, or WithInsecureHTTP", raw)
+	case strings.HasSuffix(path, "/v1"):
+		return "", fmt.Errorf("insurance: base URL %q ends in /v1, which the SDK adds to every path: use %q", raw, u.Scheme+"://"+u.Host+strings.TrimSuffix(path, "/v1"))
 	}
-	return u.Scheme + "://" + u.Host + strings.TrimSuffix(u.EscapedPath(), "/"), nil
+	return u.Scheme + "://" + u.Host + path, nil
 }
 
 func isLoopback(host string) bool {
@@ -454,9 +463,9 @@ func (c *Client) exchange(ctx context.Context, rt route, in, out any) (Response,
 			return Response{}, 0, err
 		}
 	}
-	header, value, err := c.credentials.authorize(rt.auth)
+	header, value, err := c.credentials.authorize(rt)
 	if err != nil {
-		return Response{}, 0, fmt.Errorf("insurance: %s %s: %w", rt.method, rt.path, err)
+		return Response{}, 0, err
 	}
 	res, err := c.pipe.Send(ctx, pipeline.Request{
 		Method: rt.method, Path: rt.path, Body: in,

@@ -204,6 +204,36 @@ func TestMissingCredentialsSendNothing(t *testing.T) {
 			err = tt.call(context.Background(), c)
 			assert.ErrorIs(t, err, insurance.ErrMissingCredentials)
 			assert.Equal(t, 0, rec.count(), "nothing may be sent")
+			assert.Equal(t, 1, strings.Count(err.Error(), "insurance:"), "one prefix: %q", err)
+		})
+	}
+}
+
+func TestMissingCredentialsSayWhatIsMissingOnce(t *testing.T) {
+	c, err := insurance.NewClient(testBaseURL, insurance.WithClientID(testClientID))
+	require.NoError(t, err)
+	_, err = c.ListProducts(context.Background())
+	assert.EqualError(t, err, "insurance: GET /v1/products: missing credentials: Basic auth needs WithCredentials(client id, client secret)")
+}
+
+// The partner's own client secret (or client id) given where a customer secret goes
+// would travel as a Bearer token to a browser-facing endpoint: refused before
+// anything is sent, with what to do instead.
+func TestPurchaseGapMedicalRefusesThePartnersOwnCredentials(t *testing.T) {
+	for name, wrong := range map[string]string{"client secret": testClientSecret, "client id": testClientID} {
+		t.Run(name, func(t *testing.T) {
+			c, mt := newMockClient(t)
+			var rec recorder
+			mt.RegisterNoResponder(rec.respond(201, `{}`))
+
+			_, err := c.PurchaseGapMedical(context.Background(), wrong, fullGapMedicalPurchase())
+
+			var valErr *insurance.ValidationError
+			require.ErrorAs(t, err, &valErr)
+			assert.Contains(t, err.Error(), "mint a customer secret with CreateCustomerSecret")
+			assert.Contains(t, err.Error(), "is the partner's "+name)
+			assert.NotContains(t, err.Error(), testClientSecret)
+			assert.Zero(t, rec.count(), "nothing may be sent")
 		})
 	}
 }
