@@ -129,10 +129,21 @@ func TestGapMedicalPurchaseTakesTheBearerSecretAndNothingElse(t *testing.T) {
 	defer resp.Body.Close()
 	assert.Equal(t, http.StatusUnauthorized, resp.StatusCode, "a client id beside the Bearer secret is refused")
 
+	req, err = http.NewRequest(http.MethodPost, srv.URL+"/v1/purchase/gap-medical",
+		strings.NewReader(`{"quote_id":"`+quote.QuoteID+`","payment_method":{"token":"tok_ok"}}`))
+	require.NoError(t, err)
+	req.Header.Set("Authorization", "Bearer "+srv.ClientSecret)
+	resp, err = http.DefaultClient.Do(req)
+	require.NoError(t, err)
+	defer resp.Body.Close()
+	assert.Equal(t, http.StatusUnauthorized, resp.StatusCode, "the partner secret is not a customer secret")
+
 	_, err = srv.Client().PurchaseGapMedical(ctx, srv.ClientSecret, &insurance.GapMedicalPurchaseRequest{
 		QuoteID: quote.QuoteID, PaymentMethod: insurance.PaymentMethod{Token: insurancetest.TokenOK},
 	})
-	assert.ErrorIs(t, err, insurance.ErrUnauthorized, "the partner secret is not a customer secret")
+	var valErr *insurance.ValidationError
+	assert.ErrorAs(t, err, &valErr, "the SDK refuses to send it at all")
+	assert.Len(t, srv.Requests(), 4, "quote, secret and the two raw purchases; not the SDK's")
 }
 
 func TestQuoteLifecycle(t *testing.T) {
