@@ -154,6 +154,13 @@ func newClient(t *testing.T, baseURL string, opts ...insurance.Option) *insuranc
 	return c
 }
 
+// answerAnything answers 200 and an empty JSON object to any request: a stand-in for
+// routes the sandbox does not serve, since Do may call any.
+var answerAnything = http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+	w.Header().Set("Content-Type", "application/json")
+	fmt.Fprint(w, `{}`)
+})
+
 func travelQuote(quoteID string) *insurance.TravelQuoteRequest {
 	return &insurance.TravelQuoteRequest{
 		QuoteID:  quoteID,
@@ -207,6 +214,8 @@ func TestOneSpanPerCallAroundItsAttempts(t *testing.T) {
 				"url.template":              "/v1/quote/travel",
 				"server.address":            "127.0.0.1",
 				"server.port":               port,
+				"url.full":                  srv.URL + "/v1/quote/travel",
+				"url.scheme":                "http",
 				"http.response.status_code": "201",
 				"insurance.attempts":        fmt.Sprint(tc.attempts),
 			}, attrs(span.Attributes()))
@@ -231,8 +240,9 @@ func TestOneSpanPerCallAroundItsAttempts(t *testing.T) {
 				"url.template":              "/v1/quote/travel",
 				"server.address":            "127.0.0.1",
 				"server.port":               port,
+				"url.scheme":                "http",
 				"http.response.status_code": "201",
-			}, attrs(hist.DataPoints[0].Attributes.ToSlice()))
+			}, attrs(hist.DataPoints[0].Attributes.ToSlice()), "no url.full on metrics")
 
 			retries, ok := metrics[insuranceotel.RetriesMetric]
 			if tc.attempts == 1 {
@@ -487,8 +497,32 @@ func TestSpanNames(t *testing.T) {
 	}
 }
 
+// url.scheme is the base URL's scheme, on the span and the metrics; url.full is on the
+// span only.
+func TestURLScheme(t *testing.T) {
+	srv := httptest.NewTLSServer(answerAnything)
+	t.Cleanup(srv.Close)
+	tel := newTelemetry()
+	c, err := insurance.NewClient(srv.URL, insurance.WithCredentials("client_1", "secret_1"),
+		insurance.WithHTTPClient(srv.Client()), tel.instrument())
+	require.NoError(t, err)
+	_, err = c.Do(context.Background(), http.MethodGet, "/v1/things", insurance.AuthBasic, nil, nil)
+	require.NoError(t, err)
+
+	require.True(t, strings.HasPrefix(srv.URL, "https://"))
+	got := attrs(tel.onlySpan(t).Attributes())
+	assert.Equal(t, "https", got["url.scheme"])
+	assert.Equal(t, srv.URL+"/v1/things", got["url.full"])
+	hist := tel.collect(t)["http.client.request.duration"].Data.(metricdata.Histogram[float64])
+	require.Len(t, hist.DataPoints, 1)
+	point := attrs(hist.DataPoints[0].Attributes.ToSlice())
+	assert.Equal(t, "https", point["url.scheme"])
+	assert.NotContains(t, point, "url.full")
+}
+
 // Nothing recorded holds a secret: not the client secret, not the Basic header, not a
-// customer secret, not a card or bank account number, whether calls succeed or fail.
+// customer secret, not a card or bank account number, whether calls succeed or fail;
+// nor a header value such as the request id.
 func TestNoSecretInTelemetry(t *testing.T) {
 	srv := insurancetest.NewServer()
 	t.Cleanup(srv.Close)
@@ -499,7 +533,7 @@ func TestNoSecretInTelemetry(t *testing.T) {
 
 	secret, err := c.CreateCustomerSecret(ctx, "ada@example.com")
 	require.NoError(t, err)
-	_, err = c.ListProducts(ctx)
+	products, err := c.ListProducts(ctx)
 	require.NoError(t, err)
 	gap, err := c.QuoteGapMedical(ctx, &insurance.GapMedicalQuoteRequest{
 		Customer:         insurance.Customer{EmailAddress: "ada@example.com"},
@@ -523,7 +557,8 @@ func TestNoSecretInTelemetry(t *testing.T) {
 		_, _ = c.PurchaseTuition(ctx, tuitionPurchase(srv.NewTuitionQuote("ada@example.com"), pm))
 	}
 	_, err = c.PurchaseTuition(ctx, tuitionPurchase("q_unknown", card(insurancetest.CardOK)))
-	require.Error(t, err) // 400
+	var unknownQuote *insurance.APIError
+	require.ErrorAs(t, err, &unknownQuote) // 400
 
 	basic := base64.StdEncoding.EncodeToString([]byte(srv.ClientID + ":" + srv.ClientSecret))
 	secrets := map[string]string{
@@ -534,11 +569,15 @@ func TestNoSecretInTelemetry(t *testing.T) {
 		"card declined":   insurancetest.CardDeclined,
 		"bank account":    account,
 		"routing number":  routing,
+		// Header values: the answers' X-Request-Id, of a success and of a failure.
+		"request id of a 200": products.RequestID(),
+		"request id of a 400": unknownQuote.RequestID,
 	}
 	// documented is every attribute the package doc lists.
 	documented := map[attribute.Key]bool{
-		"http.request.method": true, "http.route": true, "url.template": true, "server.address": true,
-		"server.port": true, "http.response.status_code": true, "error.type": true,
+		"http.request.method": true, "http.route": true, "url.template": true, "url.full": true,
+		"url.scheme": true, "server.address": true, "server.port": true,
+		"http.response.status_code": true, "error.type": true,
 		"insurance.attempts": true, "insurance.outcome_unknown": true,
 	}
 	var recorded []string
