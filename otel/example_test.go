@@ -16,7 +16,7 @@ import (
 )
 
 func ExampleInstrument() {
-	srv := insurancetest.NewServer()
+	srv := insurancetest.NewServer(insurancetest.InMemory()) // no port: the same URL every run
 	defer srv.Close()
 	spans := tracetest.NewSpanRecorder() // in production: an exporter's span processor
 	tp := sdktrace.NewTracerProvider(sdktrace.WithSpanProcessor(spans))
@@ -45,9 +45,7 @@ func ExampleInstrument() {
 		fmt.Printf("%s (%s) status %s\n", span.Name(), span.SpanKind(), span.Status().Code)
 		var attrs []string
 		for _, kv := range span.Attributes() {
-			if kv.Key != "server.port" { // the sandbox's port changes from run to run
-				attrs = append(attrs, fmt.Sprintf("%s=%s", kv.Key, kv.Value.String()))
-			}
+			attrs = append(attrs, fmt.Sprintf("%s=%s", kv.Key, kv.Value.String()))
 		}
 		slices.Sort(attrs)
 		for _, a := range attrs {
@@ -62,7 +60,10 @@ func ExampleInstrument() {
 	//   http.response.status_code=201
 	//   http.route=/v1/quote/travel
 	//   insurance.attempts=1
-	//   server.address=127.0.0.1
+	//   server.address=insurancetest.invalid
+	//   server.port=80
+	//   url.full=http://insurancetest.invalid/v1/quote/travel
+	//   url.scheme=http
 	//   url.template=/v1/quote/travel
 	// POST /v1/purchase/tuition (client) status Error
 	//   error.type=402
@@ -71,6 +72,9 @@ func ExampleInstrument() {
 	//   http.route=/v1/purchase/tuition
 	//   insurance.attempts=1
 	//   insurance.outcome_unknown=false
-	//   server.address=127.0.0.1
+	//   server.address=insurancetest.invalid
+	//   server.port=80
+	//   url.full=http://insurancetest.invalid/v1/purchase/tuition
+	//   url.scheme=http
 	//   url.template=/v1/purchase/tuition
 }

@@ -17,6 +17,7 @@
 // standard, given to Do), child of the span in the call's context. It carries the
 // OpenTelemetry HTTP client attributes http.request.method (with
 // http.request.method_original for such a method), server.address, server.port,
+// url.full (the base URL and the route: never a query or user info), url.scheme,
 // url.template and http.route (both the route: url.template is the conventions' key
 // for clients, http.route their key for servers, kept for dashboards that group by
 // it), http.response.status_code when an answer came, and error.type on failure;
@@ -54,15 +55,19 @@
 // http.client.request.duration (histogram, seconds) measures each call that sent at
 // least one attempt, from its start to its end, retries and their waits included.
 // insurance.client.retries (counter, {retry}) adds the attempts after the first. Both
-// carry http.request.method, http.route, url.template, server.address, server.port,
-// http.response.status_code when an answer came, and error.type and
-// insurance.outcome_unknown on failure. For Do the route is the path given, so give
-// Do paths without identifiers to keep the metrics' cardinality low.
+// carry http.request.method, http.route, url.template, url.scheme, server.address,
+// server.port, http.response.status_code when an answer came, and error.type and
+// insurance.outcome_unknown on failure; not url.full, which the conventions leave
+// off the metric. For Do the route is the path given, so give Do paths without
+// identifiers to keep the metrics' cardinality low.
 //
 // # What is never recorded
 //
 // No span, event or metric holds an error's text, a secret, a body, a header value or a
-// query: only the values listed above. Errors are not recorded as span events.
+// query: only the values listed above. Errors are not recorded as span events. The
+// request id (insurance.CallResult.RequestID) is left out too, because it is the value
+// of the X-Request-Id answer header: read it from the Response or the error and log
+// it beside the trace id if you need to join the two.
 package insuranceotel
 
 import (
@@ -71,6 +76,8 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"net/url"
+	"slices"
 	"strconv"
 	"time"
 
@@ -195,17 +202,22 @@ type callKey struct{}
 type callState struct {
 	span  trace.Span
 	start time.Time
+	attrs []attribute.KeyValue // the call's metric attributes, from callAttrs
 }
 
 // StartCall starts the call's span.
 func (o *observer) StartCall(ctx context.Context, call insurance.CallInfo) context.Context {
-	name, attrs := call.Method+" "+call.Route, callAttrs(call)
+	common := callAttrs(call)
+	name, attrs := call.Method+" "+call.Route, slices.Clone(common)
 	if !knownMethods[call.Method] {
 		name = "HTTP " + call.Route
 		attrs = append(attrs, semconv.HTTPRequestMethodOriginal(call.Method))
 	}
+	if call.URL != "" {
+		attrs = append(attrs, semconv.URLFull(call.URL)) // span only: for Do, one value per path given
+	}
 	ctx, span := o.tracer.Start(ctx, name, trace.WithSpanKind(trace.SpanKindClient), trace.WithAttributes(attrs...))
-	return context.WithValue(ctx, callKey{}, &callState{span: span, start: time.Now()})
+	return context.WithValue(ctx, callKey{}, &callState{span: span, start: time.Now(), attrs: common})
 }
 
 // StartAttempt sends the trace context with the attempt.
@@ -214,7 +226,7 @@ func (o *observer) StartAttempt(ctx context.Context, _ int, setHeader func(key, 
 }
 
 // EndCall records how the call ended and ends its span.
-func (o *observer) EndCall(ctx context.Context, call insurance.CallInfo, result insurance.CallResult) {
+func (o *observer) EndCall(ctx context.Context, _ insurance.CallInfo, result insurance.CallResult) {
 	st, ok := ctx.Value(callKey{}).(*callState)
 	if !ok {
 		return
@@ -229,7 +241,7 @@ func (o *observer) EndCall(ctx context.Context, call insurance.CallInfo, result 
 		outcome = append(outcome, semconv.ErrorTypeKey.String(errType), OutcomeUnknownKey.Bool(result.OutcomeUnknown))
 	}
 	if result.Attempts > 0 {
-		set := attribute.NewSet(append(callAttrs(call), outcome...)...)
+		set := attribute.NewSet(slices.Concat(st.attrs, outcome)...)
 		o.duration.RecordSet(ctx, time.Since(st.start).Seconds(), set)
 		if result.Attempts > 1 {
 			o.retries.Add(ctx, int64(result.Attempts-1), metric.WithAttributeSet(set))
@@ -242,19 +254,24 @@ func (o *observer) EndCall(ctx context.Context, call insurance.CallInfo, result 
 	st.span.End()
 }
 
-// callAttrs are the low-cardinality attributes of a call, known from its start.
+// callAttrs are the low-cardinality attributes of a call, known from its start: those
+// of both its span and its metrics.
 func callAttrs(call insurance.CallInfo) []attribute.KeyValue {
 	method := semconv.HTTPRequestMethodKey.String(call.Method)
 	if !knownMethods[call.Method] {
 		method = semconv.HTTPRequestMethodOther
 	}
-	return []attribute.KeyValue{
+	attrs := []attribute.KeyValue{
 		method,
 		semconv.HTTPRoute(call.Route),
 		semconv.URLTemplate(call.Route),
 		semconv.ServerAddress(call.ServerAddress),
 		semconv.ServerPort(call.ServerPort),
 	}
+	if u, err := url.Parse(call.URL); err == nil && u.Scheme != "" {
+		attrs = append(attrs, semconv.URLScheme(u.Scheme))
+	}
+	return attrs
 }
 
 // knownMethods are the methods the HTTP conventions name; others are "_OTHER".

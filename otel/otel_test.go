@@ -4,12 +4,10 @@ import (
 	"context"
 	"encoding/base64"
 	"fmt"
-	"io"
-	"net"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -86,73 +84,33 @@ func attrs(kvs []attribute.KeyValue) map[string]string {
 	return m
 }
 
-// scripted is a server that answers each request with the next status of its script
-// (the last one repeats) and writes down each request's traceparent.
-type scripted struct {
-	*httptest.Server
-	mu           sync.Mutex
-	script       []int
-	traceparents []string
-}
-
-// Scripted "statuses" that are not answers.
-const (
-	drop = -1 // close the connection without an answer
-	hang = -2 // answer nothing until the client gives up
-	junk = -3 // answer 201 with a body that is not JSON
-)
-
-func newScripted(t *testing.T, script ...int) *scripted {
-	s := &scripted{script: script}
-	s.Server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		s.mu.Lock()
-		status := s.script[min(len(s.traceparents), len(s.script)-1)]
-		s.traceparents = append(s.traceparents, r.Header.Get("Traceparent"))
-		s.mu.Unlock()
-		switch status {
-		case drop:
-			if conn, _, err := w.(http.Hijacker).Hijack(); err == nil {
-				conn.Close()
-			}
-			return
-		case hang:
-			_, _ = io.Copy(io.Discard, r.Body) // then the server sees the client leave
-			<-r.Context().Done()
-			return
-		case junk:
-			w.WriteHeader(http.StatusCreated)
-			fmt.Fprint(w, "<html>")
-			return
-		}
-		w.Header().Set("Content-Type", "application/json")
-		w.WriteHeader(status)
-		fmt.Fprint(w, `{"quote_id": "q_1", "policy_id": "pol_1"}`)
-	}))
-	t.Cleanup(s.Close)
-	return s
-}
-
-func (s *scripted) received() []string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return append([]string(nil), s.traceparents...)
-}
-
-func (s *scripted) client(t *testing.T, opts ...insurance.Option) *insurance.Client {
+// newSandbox starts an insurancetest sandbox for one test.
+func newSandbox(t *testing.T) *insurancetest.Server {
 	t.Helper()
-	return newClient(t, s.URL, opts...)
+	srv := insurancetest.NewServer()
+	t.Cleanup(srv.Close)
+	return srv
 }
 
-// newClient is a client of a test server with quick retries.
-func newClient(t *testing.T, baseURL string, opts ...insurance.Option) *insurance.Client {
+// portOf is the port of a test server's base URL, as an attribute value.
+func portOf(t *testing.T, baseURL string) string {
 	t.Helper()
-	c, err := insurance.NewClient(baseURL, append([]insurance.Option{
-		insurance.WithCredentials("client_1", "secret_1"),
-		insurance.WithRetryWait(time.Millisecond, 2*time.Millisecond),
-	}, opts...)...)
+	u, err := url.Parse(baseURL)
 	require.NoError(t, err)
-	return c
+	return u.Port()
 }
+
+// traceparent is the W3C traceparent that carries a sampled span's context.
+func traceparent(span sdktrace.ReadOnlySpan) string {
+	return fmt.Sprintf("00-%s-%s-01", span.SpanContext().TraceID(), span.SpanContext().SpanID())
+}
+
+// answerAnything answers 200 and an empty JSON object to any request: a stand-in for
+// routes the sandbox does not serve, since Do may call any.
+var answerAnything = http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+	w.Header().Set("Content-Type", "application/json")
+	fmt.Fprint(w, `{}`)
+})
 
 func travelQuote(quoteID string) *insurance.TravelQuoteRequest {
 	return &insurance.TravelQuoteRequest{
@@ -174,25 +132,27 @@ func card(number string) insurance.PaymentMethod {
 	return insurance.PaymentMethod{Card: &insurance.Card{Number: number, Verification: "123", Month: "12", Year: "2030"}}
 }
 
-// A call is one span, whatever its retries; the span counts the attempts, each
-// attempt carries the span's trace context, and the metrics count the call once and
-// its retries.
+// A call is one span, whatever its retries; the span counts the attempts, every
+// attempt the sandbox logged carries the span's trace context, and the metrics count
+// the call once and its retries.
 func TestOneSpanPerCallAroundItsAttempts(t *testing.T) {
 	for _, tc := range []struct {
-		name     string
-		script   []int
-		attempts int
+		name        string
+		unavailable int // 503s the sandbox answers before the quote
+		attempts    int
 	}{
-		{"first attempt answers", []int{201}, 1},
-		{"one 503 then 201", []int{503, 201}, 2},
-		{"two 503s then 201", []int{503, 503, 201}, 3},
+		{"first attempt answers", 0, 1},
+		{"one 503 then 201", 1, 2},
+		{"two 503s then 201", 2, 3},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			srv := newScripted(t, tc.script...)
+			srv := newSandbox(t)
+			if tc.unavailable > 0 {
+				srv.Inject("POST /v1/quote/travel", insurancetest.Fault{Times: tc.unavailable, Status: http.StatusServiceUnavailable})
+			}
 			tel := newTelemetry()
-			c := srv.client(t, tel.instrument())
 
-			_, err := c.QuoteTravel(context.Background(), travelQuote(""))
+			_, err := srv.Client(tel.instrument()).QuoteTravel(context.Background(), travelQuote(""))
 			require.NoError(t, err)
 
 			span := tel.onlySpan(t)
@@ -200,11 +160,13 @@ func TestOneSpanPerCallAroundItsAttempts(t *testing.T) {
 			assert.Equal(t, trace.SpanKindClient, span.SpanKind())
 			assert.Equal(t, codes.Unset, span.Status().Code)
 			assert.Equal(t, insuranceotel.ScopeName, span.InstrumentationScope().Name)
-			port := fmt.Sprint(srv.Listener.Addr().(*net.TCPAddr).Port)
+			port := portOf(t, srv.URL)
 			assert.Equal(t, map[string]string{
 				"http.request.method":       "POST",
 				"http.route":                "/v1/quote/travel",
 				"url.template":              "/v1/quote/travel",
+				"url.full":                  srv.URL + "/v1/quote/travel",
+				"url.scheme":                "http",
 				"server.address":            "127.0.0.1",
 				"server.port":               port,
 				"http.response.status_code": "201",
@@ -212,11 +174,16 @@ func TestOneSpanPerCallAroundItsAttempts(t *testing.T) {
 			}, attrs(span.Attributes()))
 			assert.Empty(t, span.Events())
 
-			sent := srv.received()
-			require.Len(t, sent, tc.attempts, "the server saw every attempt")
-			want := fmt.Sprintf("00-%s-%s-01", span.SpanContext().TraceID(), span.SpanContext().SpanID())
-			for i, tp := range sent {
-				assert.Equal(t, want, tp, "attempt %d carries the call span's context", i+1)
+			requests := srv.Requests()
+			require.Len(t, requests, tc.attempts, "the sandbox logged every attempt")
+			for i, req := range requests {
+				assert.Equal(t, "POST /v1/quote/travel", req.Method+" "+req.Path)
+				status := http.StatusCreated
+				if i < tc.unavailable {
+					status = http.StatusServiceUnavailable
+				}
+				assert.Equal(t, status, req.StatusCode, "attempt %d", i+1)
+				assert.Equal(t, traceparent(span), req.Header.Get("Traceparent"), "attempt %d carries the call span's context", i+1)
 			}
 
 			metrics := tel.collect(t)
@@ -229,10 +196,11 @@ func TestOneSpanPerCallAroundItsAttempts(t *testing.T) {
 				"http.request.method":       "POST",
 				"http.route":                "/v1/quote/travel",
 				"url.template":              "/v1/quote/travel",
+				"url.scheme":                "http",
 				"server.address":            "127.0.0.1",
 				"server.port":               port,
 				"http.response.status_code": "201",
-			}, attrs(hist.DataPoints[0].Attributes.ToSlice()))
+			}, attrs(hist.DataPoints[0].Attributes.ToSlice()), "no url.full on metrics")
 
 			retries, ok := metrics[insuranceotel.RetriesMetric]
 			if tc.attempts == 1 {
@@ -243,112 +211,158 @@ func TestOneSpanPerCallAroundItsAttempts(t *testing.T) {
 			sum := retries.Data.(metricdata.Sum[int64])
 			require.Len(t, sum.DataPoints, 1)
 			assert.Equal(t, int64(tc.attempts-1), sum.DataPoints[0].Value)
+			assert.Equal(t, attrs(hist.DataPoints[0].Attributes.ToSlice()), attrs(sum.DataPoints[0].Attributes.ToSlice()),
+				"both metrics carry the same attributes")
 		})
 	}
 }
 
 // A failed call is marked: status Error, error.type, whether its outcome is unknown,
-// its attempts; and so is its measure.
+// its attempts; and so is its measure. The sandbox fails each call as a network or a
+// proxy would, and its log and records show what really happened.
 func TestFailuresAreMarked(t *testing.T) {
-	sandbox := insurancetest.NewServer()
-	t.Cleanup(sandbox.Close)
-	travel, err := sandbox.Client().QuoteTravel(context.Background(), travelQuote(""))
-	require.NoError(t, err)
-	bought := travel.QuoteID
-	require.NoError(t, sandbox.MarkPurchased(bought))
-
+	const email = "ada@example.com"
+	ctx := context.Background()
 	for _, tc := range []struct {
-		name           string
-		call           func(t *testing.T, opt insurance.Option) error
+		name string
+		// given sets up the sandbox's records and faults before the call, and returns
+		// the quote id the call uses; nil for none.
+		given          func(t *testing.T, srv *insurancetest.Server) string
+		call           func(srv *insurancetest.Server, opt insurance.Option, quoteID string) error
 		errorType      string
 		status         string // "" when no answer came
 		attempts       int
+		abandoned      bool // the caller gave up: its request may not have reached the sandbox
 		outcomeUnknown bool
+		policies       int // the policies the sandbox holds afterwards
 		description    string
 	}{
 		{
-			name: "402 declined card",
-			call: func(t *testing.T, opt insurance.Option) error {
-				_, err := sandbox.Client(opt).PurchaseTuition(context.Background(),
-					tuitionPurchase(sandbox.NewTuitionQuote("ada@example.com"), card(insurancetest.CardDeclined)))
+			name:  "402 declined card",
+			given: func(t *testing.T, srv *insurancetest.Server) string { return srv.NewTuitionQuote(email) },
+			call: func(srv *insurancetest.Server, opt insurance.Option, quoteID string) error {
+				_, err := srv.Client(opt).PurchaseTuition(ctx, tuitionPurchase(quoteID, card(insurancetest.CardDeclined)))
 				return err
 			},
 			errorType: "402", status: "402", attempts: 1,
 		},
 		{
 			name: "422 quote already bought",
-			call: func(t *testing.T, opt insurance.Option) error {
-				_, err := sandbox.Client(opt).QuoteTravel(context.Background(), travelQuote(bought))
+			given: func(t *testing.T, srv *insurancetest.Server) string {
+				travel, err := srv.Client().QuoteTravel(ctx, travelQuote(""))
+				require.NoError(t, err)
+				require.NoError(t, srv.MarkPurchased(travel.QuoteID))
+				return travel.QuoteID
+			},
+			call: func(srv *insurancetest.Server, opt insurance.Option, quoteID string) error {
+				_, err := srv.Client(opt).QuoteTravel(ctx, travelQuote(quoteID))
 				return err
 			},
-			errorType: "422", status: "422", attempts: 1,
+			errorType: "422", status: "422", attempts: 1, policies: 1,
 		},
 		{
 			name: "503 on every attempt of a quote",
-			call: func(t *testing.T, opt insurance.Option) error {
-				_, err := newScripted(t, 503).client(t, opt).QuoteTravel(context.Background(), travelQuote(""))
+			given: func(t *testing.T, srv *insurancetest.Server) string {
+				srv.Inject("POST /v1/quote/travel", insurancetest.Fault{Status: http.StatusServiceUnavailable})
+				return ""
+			},
+			call: func(srv *insurancetest.Server, opt insurance.Option, _ string) error {
+				_, err := srv.Client(opt).QuoteTravel(ctx, travelQuote(""))
 				return err
 			},
 			errorType: "503", status: "503", attempts: 3,
 		},
 		{
 			name: "503 on a purchase: outcome unknown",
-			call: func(t *testing.T, opt insurance.Option) error {
-				_, err := newScripted(t, 503).client(t, opt).PurchaseTuition(context.Background(),
-					tuitionPurchase("q_1", card(insurancetest.CardOK)))
+			given: func(t *testing.T, srv *insurancetest.Server) string {
+				srv.Inject("POST /v1/purchase/tuition", insurancetest.Fault{Times: 1, Status: http.StatusServiceUnavailable})
+				return srv.NewTuitionQuote(email)
+			},
+			call: func(srv *insurancetest.Server, opt insurance.Option, quoteID string) error {
+				_, err := srv.Client(opt).PurchaseTuition(ctx, tuitionPurchase(quoteID, card(insurancetest.CardOK)))
 				return err
 			},
 			errorType: "503", status: "503", attempts: 1, outcomeUnknown: true,
 			description: "outcome unknown: check before trying again",
 		},
 		{
-			name: "purchase dropped without an answer: outcome unknown",
-			call: func(t *testing.T, opt insurance.Option) error {
-				_, err := newScripted(t, drop).client(t, opt).PurchaseTuition(context.Background(),
-					tuitionPurchase("q_1", card(insurancetest.CardOK)))
+			name: "purchase dropped before it was processed: outcome unknown",
+			given: func(t *testing.T, srv *insurancetest.Server) string {
+				srv.Inject("POST /v1/purchase/tuition", insurancetest.Fault{Times: 1, Drop: true})
+				return srv.NewTuitionQuote(email)
+			},
+			call: func(srv *insurancetest.Server, opt insurance.Option, quoteID string) error {
+				_, err := srv.Client(opt).PurchaseTuition(ctx, tuitionPurchase(quoteID, card(insurancetest.CardOK)))
 				return err
 			},
 			errorType: "connection", attempts: 1, outcomeUnknown: true,
 			description: "outcome unknown: check before trying again",
 		},
 		{
-			name: "context deadline",
-			call: func(t *testing.T, opt insurance.Option) error {
-				ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
-				defer cancel()
-				_, err := newScripted(t, hang).client(t, opt).QuoteTravel(ctx, travelQuote(""))
+			name: "purchase processed, then dropped without an answer: outcome unknown",
+			given: func(t *testing.T, srv *insurancetest.Server) string {
+				srv.Inject("POST /v1/purchase/tuition", insurancetest.Fault{Times: 1, Process: true, Drop: true})
+				return srv.NewTuitionQuote(email)
+			},
+			call: func(srv *insurancetest.Server, opt insurance.Option, quoteID string) error {
+				_, err := srv.Client(opt).PurchaseTuition(ctx, tuitionPurchase(quoteID, card(insurancetest.CardOK)))
 				return err
 			},
-			errorType: "timeout", attempts: 1, description: "timeout",
+			errorType: "connection", attempts: 1, outcomeUnknown: true, policies: 1,
+			description: "outcome unknown: check before trying again",
+		},
+		{
+			name: "context deadline",
+			given: func(t *testing.T, srv *insurancetest.Server) string {
+				srv.Inject("POST /v1/quote/travel", insurancetest.Fault{Times: 1, Delay: 10 * time.Second})
+				return ""
+			},
+			call: func(srv *insurancetest.Server, opt insurance.Option, _ string) error {
+				ctx, cancel := context.WithTimeout(ctx, 50*time.Millisecond)
+				defer cancel()
+				_, err := srv.Client(opt).QuoteTravel(ctx, travelQuote(""))
+				return err
+			},
+			errorType: "timeout", attempts: 1, abandoned: true, description: "timeout",
 		},
 		{
 			name: "2xx that is not JSON",
-			call: func(t *testing.T, opt insurance.Option) error {
-				_, err := newScripted(t, junk).client(t, opt).QuoteTravel(context.Background(), travelQuote(""))
+			given: func(t *testing.T, srv *insurancetest.Server) string {
+				srv.Inject("POST /v1/quote/travel", insurancetest.Fault{Times: 1, Status: http.StatusCreated, Body: "<html>"})
+				return ""
+			},
+			call: func(srv *insurancetest.Server, opt insurance.Option, _ string) error {
+				_, err := srv.Client(opt).QuoteTravel(ctx, travelQuote(""))
 				return err
 			},
 			errorType: "invalid_response", status: "201", attempts: 1, description: "invalid_response",
 		},
 		{
 			name: "refused locally: missing credentials",
-			call: func(t *testing.T, opt insurance.Option) error {
-				_, err := sandbox.Client(insurance.WithClientID(sandbox.ClientID), opt).ListProducts(context.Background())
+			call: func(srv *insurancetest.Server, opt insurance.Option, _ string) error {
+				_, err := srv.Client(insurance.WithClientID(srv.ClientID), opt).ListProducts(ctx)
 				return err
 			},
 			errorType: "missing_credentials", attempts: 0, description: "missing_credentials",
 		},
 		{
 			name: "refused locally: invalid request",
-			call: func(t *testing.T, opt insurance.Option) error {
-				_, err := sandbox.Client(opt).PurchaseGapMedical(context.Background(), "cus_sec_x", &insurance.GapMedicalPurchaseRequest{})
+			call: func(srv *insurancetest.Server, opt insurance.Option, _ string) error {
+				_, err := srv.Client(opt).PurchaseGapMedical(ctx, "cus_sec_x", &insurance.GapMedicalPurchaseRequest{})
 				return err
 			},
 			errorType: "invalid_request", attempts: 0, description: "invalid_request",
 		},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
+			srv := newSandbox(t)
+			quoteID := ""
+			if tc.given != nil {
+				quoteID = tc.given(t, srv)
+			}
+			before := len(srv.Requests())
 			tel := newTelemetry()
-			err := tc.call(t, tel.instrument())
+			err := tc.call(srv, tel.instrument(), quoteID)
 			require.Error(t, err)
 
 			span := tel.onlySpan(t)
@@ -360,6 +374,17 @@ func TestFailuresAreMarked(t *testing.T) {
 			assert.Equal(t, fmt.Sprint(tc.outcomeUnknown), got["insurance.outcome_unknown"])
 			assert.Equal(t, fmt.Sprint(tc.attempts), got["insurance.attempts"])
 			assert.Equal(t, tc.status, got["http.response.status_code"])
+
+			sent := srv.Requests()[before:]
+			if tc.abandoned {
+				assert.LessOrEqual(t, len(sent), tc.attempts)
+			} else {
+				assert.Len(t, sent, tc.attempts, "the sandbox logged every attempt, and nothing else")
+			}
+			for i, req := range sent {
+				assert.Equal(t, traceparent(span), req.Header.Get("Traceparent"), "attempt %d carries the call span's context", i+1)
+			}
+			assert.Len(t, srv.Policies(), tc.policies)
 
 			metrics := tel.collect(t)
 			if tc.attempts == 0 {
@@ -379,12 +404,12 @@ func TestFailuresAreMarked(t *testing.T) {
 // The call span is a child of the caller's span: the whole call joins the caller's
 // trace, on the wire too.
 func TestCallSpanJoinsTheCallersTrace(t *testing.T) {
-	srv := newScripted(t, 503, 201)
+	srv := newSandbox(t)
+	srv.Inject("POST /v1/quote/travel", insurancetest.Fault{Times: 1, Status: http.StatusServiceUnavailable})
 	tel := newTelemetry()
-	c := srv.client(t, tel.instrument())
 	ctx, parent := tel.tp.Tracer("test").Start(context.Background(), "checkout")
 
-	_, err := c.QuoteTravel(ctx, travelQuote(""))
+	_, err := srv.Client(tel.instrument()).QuoteTravel(ctx, travelQuote(""))
 	require.NoError(t, err)
 	parent.End()
 
@@ -393,22 +418,25 @@ func TestCallSpanJoinsTheCallersTrace(t *testing.T) {
 	call := ended[0]
 	assert.Equal(t, parent.SpanContext().SpanID(), call.Parent().SpanID())
 	assert.Equal(t, parent.SpanContext().TraceID(), call.SpanContext().TraceID())
-	for _, tp := range srv.received() {
-		assert.Contains(t, tp, "-"+parent.SpanContext().TraceID().String()+"-")
+	requests := srv.Requests()
+	require.Len(t, requests, 2, "a 503, then the quote")
+	for _, req := range requests {
+		assert.Contains(t, req.Header.Get("Traceparent"), "-"+parent.SpanContext().TraceID().String()+"-")
 	}
 }
 
 // Each attempt's request context carries the call's span, so a tracing transport
 // (otelhttp) makes its attempt spans children of the call's.
 func TestAttemptsSeeTheCallSpan(t *testing.T) {
-	srv := newScripted(t, 503, 201)
+	srv := newSandbox(t)
+	srv.Inject("POST /v1/quote/travel", insurancetest.Fault{Times: 1, Status: http.StatusServiceUnavailable})
 	tel := newTelemetry()
 	var seen []trace.SpanContext
 	transport := roundTripper(func(req *http.Request) (*http.Response, error) {
 		seen = append(seen, trace.SpanContextFromContext(req.Context()))
 		return http.DefaultTransport.RoundTrip(req)
 	})
-	c := srv.client(t, insurance.WithHTTPClient(&http.Client{Transport: transport}), tel.instrument())
+	c := srv.Client(insurance.WithHTTPClient(&http.Client{Transport: transport}), tel.instrument())
 
 	_, err := c.QuoteTravel(context.Background(), travelQuote(""))
 	require.NoError(t, err)
@@ -443,25 +471,26 @@ func TestWithPropagator(t *testing.T) {
 		{"baggage only", []insuranceotel.Option{insuranceotel.WithPropagator(propagation.Baggage{})}, false, "tenant=acme"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			var got http.Header
-			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-				got = r.Header.Clone()
-				w.WriteHeader(http.StatusCreated)
-				fmt.Fprint(w, `{"quote_id": "q_1"}`)
-			}))
-			t.Cleanup(srv.Close)
-			c := newClient(t, srv.URL, newTelemetry().instrument(tc.opts...))
-
-			_, err := c.QuoteTravel(ctx, travelQuote(""))
+			srv := newSandbox(t)
+			_, err := srv.Client(newTelemetry().instrument(tc.opts...)).QuoteTravel(ctx, travelQuote(""))
 			require.NoError(t, err)
+
+			requests := srv.Requests()
+			require.Len(t, requests, 1)
+			got := requests[0].Header
 			assert.Equal(t, tc.traceparent, got.Get("Traceparent") != "")
 			assert.Equal(t, tc.baggage, got.Get("Baggage"))
 		})
 	}
 }
 
-// Span names and methods follow the HTTP conventions, for Do too.
+// Span names and methods follow the HTTP conventions, for Do too, and url.full is the
+// base URL, its path included, and the path given to Do.
 func TestSpanNames(t *testing.T) {
+	// The sandbox serves only the interface's routes; Do may call any.
+	srv := httptest.NewServer(answerAnything)
+	t.Cleanup(srv.Close)
+	base := srv.URL + "/partner-api"
 	for _, tc := range []struct {
 		method, path   string
 		name           string
@@ -473,9 +502,10 @@ func TestSpanNames(t *testing.T) {
 		{"PURGE", "/v1/things", "HTTP /v1/things", "_OTHER", "PURGE"},
 	} {
 		t.Run(tc.method, func(t *testing.T) {
-			srv := newScripted(t, 200)
 			tel := newTelemetry()
-			_, err := srv.client(t, tel.instrument()).Do(context.Background(), tc.method, tc.path, insurance.AuthBasic, nil, nil)
+			c, err := insurance.NewClient(base, insurance.WithCredentials("client_1", "secret_1"), tel.instrument())
+			require.NoError(t, err)
+			_, err = c.Do(context.Background(), tc.method, tc.path, insurance.AuthBasic, nil, nil)
 			require.NoError(t, err)
 
 			span := tel.onlySpan(t)
@@ -483,15 +513,40 @@ func TestSpanNames(t *testing.T) {
 			got := attrs(span.Attributes())
 			assert.Equal(t, tc.attrMethod, got["http.request.method"])
 			assert.Equal(t, tc.methodOriginal, got["http.request.method_original"])
+			assert.Equal(t, base+tc.path, got["url.full"])
+			assert.Equal(t, tc.path, got["url.template"])
 		})
 	}
 }
 
-// Nothing recorded holds a secret: not the client secret, not the Basic header, not a
-// customer secret, not a card or bank account number, whether calls succeed or fail.
-func TestNoSecretInTelemetry(t *testing.T) {
-	srv := insurancetest.NewServer()
+// url.scheme is the base URL's scheme, on the span and the metrics; url.full is on the
+// span only.
+func TestURLScheme(t *testing.T) {
+	srv := httptest.NewTLSServer(answerAnything)
 	t.Cleanup(srv.Close)
+	tel := newTelemetry()
+	c, err := insurance.NewClient(srv.URL, insurance.WithCredentials("client_1", "secret_1"),
+		insurance.WithHTTPClient(srv.Client()), tel.instrument())
+	require.NoError(t, err)
+	_, err = c.Do(context.Background(), http.MethodGet, "/v1/things", insurance.AuthBasic, nil, nil)
+	require.NoError(t, err)
+
+	require.True(t, strings.HasPrefix(srv.URL, "https://"))
+	got := attrs(tel.onlySpan(t).Attributes())
+	assert.Equal(t, "https", got["url.scheme"])
+	assert.Equal(t, srv.URL+"/v1/things", got["url.full"])
+	hist := tel.collect(t)["http.client.request.duration"].Data.(metricdata.Histogram[float64])
+	require.Len(t, hist.DataPoints, 1)
+	point := attrs(hist.DataPoints[0].Attributes.ToSlice())
+	assert.Equal(t, "https", point["url.scheme"])
+	assert.NotContains(t, point, "url.full")
+}
+
+// Nothing recorded holds a secret: not the client secret, not the Basic header, not a
+// customer secret, not a card or bank account number, whether calls succeed or fail;
+// nor a header value such as the request id.
+func TestNoSecretInTelemetry(t *testing.T) {
+	srv := newSandbox(t)
 	tel := newTelemetry()
 	c := srv.Client(tel.instrument())
 	ctx := context.Background()
@@ -499,7 +554,7 @@ func TestNoSecretInTelemetry(t *testing.T) {
 
 	secret, err := c.CreateCustomerSecret(ctx, "ada@example.com")
 	require.NoError(t, err)
-	_, err = c.ListProducts(ctx)
+	products, err := c.ListProducts(ctx)
 	require.NoError(t, err)
 	gap, err := c.QuoteGapMedical(ctx, &insurance.GapMedicalQuoteRequest{
 		Customer:         insurance.Customer{EmailAddress: "ada@example.com"},
@@ -523,7 +578,8 @@ func TestNoSecretInTelemetry(t *testing.T) {
 		_, _ = c.PurchaseTuition(ctx, tuitionPurchase(srv.NewTuitionQuote("ada@example.com"), pm))
 	}
 	_, err = c.PurchaseTuition(ctx, tuitionPurchase("q_unknown", card(insurancetest.CardOK)))
-	require.Error(t, err) // 400
+	var unknownQuote *insurance.APIError
+	require.ErrorAs(t, err, &unknownQuote) // 400
 
 	basic := base64.StdEncoding.EncodeToString([]byte(srv.ClientID + ":" + srv.ClientSecret))
 	secrets := map[string]string{
@@ -534,11 +590,15 @@ func TestNoSecretInTelemetry(t *testing.T) {
 		"card declined":   insurancetest.CardDeclined,
 		"bank account":    account,
 		"routing number":  routing,
+		// Header values: the answers' X-Request-Id, of a success and of a failure.
+		"request id of a 200": products.RequestID(),
+		"request id of a 400": unknownQuote.RequestID,
 	}
 	// documented is every attribute the package doc lists.
 	documented := map[attribute.Key]bool{
-		"http.request.method": true, "http.route": true, "url.template": true, "server.address": true,
-		"server.port": true, "http.response.status_code": true, "error.type": true,
+		"http.request.method": true, "http.route": true, "url.template": true, "url.full": true,
+		"url.scheme": true, "server.address": true, "server.port": true,
+		"http.response.status_code": true, "error.type": true,
 		"insurance.attempts": true, "insurance.outcome_unknown": true,
 	}
 	var recorded []string
