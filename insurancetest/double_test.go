@@ -123,7 +123,7 @@ func TestRecordsShowWhatTheSandboxHolds(t *testing.T) {
 		require.Len(t, srv.Policies(), 1)
 		p := srv.Policies()[0]
 		assert.Equal(t, insurancetest.Policy{
-			PolicyID: policy.PolicyID, QuoteID: quoteID, Product: "tuition", CustomerEmail: "ada@example.com",
+			PolicyID: policy.PolicyID, QuoteID: quoteID, Product: "tuition", Status: "ACTIVE", CustomerEmail: "ada@example.com",
 			Premium: 120, Currency: "USD", CreatedAt: p.CreatedAt,
 		}, p)
 		assert.WithinDuration(t, srv.Now(), p.CreatedAt, time.Minute)

@@ -81,9 +81,11 @@
 //	                               "delay_ms": 0, "drop": false} -> 201 (Inject)
 //	GET  /sandbox/requests        -> {"requests": [{"method", "path", "auth", "header", "body",
 //	                                  "status_code", "received_at"}]}
-//	GET  /sandbox/policies        -> {"policies": [{"policy_id", "quote_id", "product",
-//	                                  "customer_email", "premium", "currency", "created_at"}]}
-//	GET  /sandbox/quotes, /sandbox/partners, /sandbox/events: likewise
+//	GET  /sandbox/policies        -> {"policies": [...]}, each as a purchase answers it
+//	GET  /sandbox/quotes          -> {"quotes": [...]}, each as a quote answers it
+//	GET  /sandbox/partners        -> {"partners": [{"id", "entity_name", "administrative_email_address",
+//	                                  "country", "status", "type"}]}
+//	GET  /sandbox/events          -> {"events": [{"id", "event_name", "event_start_date", "event_end_date"}]}
 //	POST /sandbox/clock           {"advance": "16m"} -> 200 {"now"} (Advance)
 //	POST /sandbox/reset           -> 200 (Reset)
 //	GET  /sandbox/openapi.yaml    the OpenAPI 3.1 description of the interface (no auth)
@@ -392,10 +394,12 @@ func (s *Server) Requests() []Request {
 
 // Policy is a policy the sandbox issued.
 type Policy struct {
-	PolicyID, QuoteID, Product, CustomerEmail string
-	Premium                                   float64
-	Currency                                  string
-	CreatedAt                                 time.Time // on the sandbox's clock
+	PolicyID, QuoteID, Product string
+	Status                     string // ACTIVE
+	CustomerEmail              string
+	Premium                    float64
+	Currency                   string
+	CreatedAt                  time.Time // on the sandbox's clock
 }
 
 // Policies returns every policy issued, oldest first: through the interface or

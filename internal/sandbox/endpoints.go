@@ -104,42 +104,35 @@ const (
 	customerSecretHexBytes = 24
 )
 
-// quote is a stored quote; it is also the body of a quote answer.
-type quote struct {
-	QuoteID              string    `json:"quote_id"`
-	Product              string    `json:"product"`
-	Status               string    `json:"status"`
-	Premium              float64   `json:"premium"`
-	Currency             string    `json:"currency"`
-	CustomerEmailAddress string    `json:"customer_email_address"`
-	PolicyID             string    `json:"policy_id,omitempty"`
-	CreatedAt            time.Time `json:"created_at"`
-	UpdatedAt            time.Time `json:"updated_at"`
+// Quote is a stored quote: the body of a quote answer, and what Quotes lists.
+type Quote struct {
+	QuoteID       string    `json:"quote_id"`
+	Product       string    `json:"product"`
+	Status        string    `json:"status"`
+	CustomerEmail string    `json:"customer_email_address"`
+	PolicyID      string    `json:"policy_id,omitempty"` // once bought
+	Premium       float64   `json:"premium"`
+	Currency      string    `json:"currency"`
+	CreatedAt     time.Time `json:"created_at"`
+	UpdatedAt     time.Time `json:"updated_at"`
 }
 
-// policy is a stored policy; it is also the body of a purchase answer.
-type policy struct {
-	PolicyID             string    `json:"policy_id"`
-	QuoteID              string    `json:"quote_id"`
-	Product              string    `json:"product"`
-	Status               string    `json:"status"`
-	Premium              float64   `json:"premium"`
-	Currency             string    `json:"currency"`
-	CustomerEmailAddress string    `json:"customer_email_address"`
-	CreatedAt            time.Time `json:"created_at"`
+// Policy is a stored policy: the body of a purchase answer, and what Policies lists.
+type Policy struct {
+	PolicyID      string    `json:"policy_id"`
+	QuoteID       string    `json:"quote_id"`
+	Product       string    `json:"product"`
+	Status        string    `json:"status"`
+	CustomerEmail string    `json:"customer_email_address"`
+	Premium       float64   `json:"premium"`
+	Currency      string    `json:"currency"`
+	CreatedAt     time.Time `json:"created_at"`
 }
 
 // event is a stored insured event; it is also the body of its answer.
 type event struct {
-	ID                        string              `json:"id"`
-	EventName                 string              `json:"event_name"`
-	EventStartDate            string              `json:"event_start_date"`
-	EventEndDate              string              `json:"event_end_date"`
-	EventStreet               string              `json:"event_street"`
-	EventCity                 string              `json:"event_city"`
-	EventState                string              `json:"event_state"`
-	EventPostalCode           string              `json:"event_postal_code"`
-	EventCountry              string              `json:"event_country"`
+	ID string `json:"id"`
+	eventRequest
 	Metadata                  map[string]any      `json:"metadata"`
 	InsuranceRequired         bool                `json:"insurance_required"`
 	InsuranceRequirementsType string              `json:"insurance_requirements_type"`
@@ -233,16 +226,16 @@ func (s *Sandbox) saveQuote(product, id, email string, premium float64, currency
 	if err != nil {
 		return 0, nil, err
 	}
-	q.Premium, q.Currency, q.CustomerEmailAddress, q.UpdatedAt = premium, currency, email, s.Now().UTC()
+	q.Premium, q.Currency, q.CustomerEmail, q.UpdatedAt = premium, currency, email, s.Now().UTC()
 	return http.StatusOK, *q, nil
 }
 
 // newQuote stores a new quote. The caller holds s.mu.
-func (s *Sandbox) newQuote(product, email string, premium float64, currency string) *quote {
+func (s *Sandbox) newQuote(product, email string, premium float64, currency string) *Quote {
 	now := s.Now().UTC()
-	q := &quote{
+	q := &Quote{
 		QuoteID: "q_" + randomHex(8), Product: product, Status: quoteStatusQuoted,
-		Premium: premium, Currency: currency, CustomerEmailAddress: email,
+		Premium: premium, Currency: currency, CustomerEmail: email,
 		CreatedAt: now, UpdatedAt: now,
 	}
 	s.quotes.put(q.QuoteID, q)
@@ -251,7 +244,7 @@ func (s *Sandbox) newQuote(product, email string, premium float64, currency stri
 
 // quoteFor finds a quote of product that can still be bought or updated. The caller
 // holds s.mu.
-func (s *Sandbox) quoteFor(product, id string) (*quote, error) {
+func (s *Sandbox) quoteFor(product, id string) (*Quote, error) {
 	q, ok := s.quotes.get(id)
 	switch {
 	case !ok:
@@ -303,7 +296,7 @@ func (s *Sandbox) buy(product, quoteID, secretEmail string, pm wirePaymentMethod
 	if err != nil {
 		return 0, nil, err
 	}
-	if secretEmail != "" && !strings.EqualFold(secretEmail, q.CustomerEmailAddress) {
+	if secretEmail != "" && !strings.EqualFold(secretEmail, q.CustomerEmail) {
 		return 0, nil, &apiError{
 			status: http.StatusForbidden, code: "secret_scope", reason: "forbidden",
 			message: "the customer client secret was created for another email address than this quote's customer",
@@ -317,11 +310,11 @@ func (s *Sandbox) buy(product, quoteID, secretEmail string, pm wirePaymentMethod
 }
 
 // issuePolicy binds q. The caller holds s.mu.
-func (s *Sandbox) issuePolicy(q *quote) *policy {
-	p := &policy{
+func (s *Sandbox) issuePolicy(q *Quote) *Policy {
+	p := &Policy{
 		PolicyID: "pol_" + randomHex(8), QuoteID: q.QuoteID, Product: q.Product,
 		Status: policyStatusActive, Premium: q.Premium, Currency: q.Currency,
-		CustomerEmailAddress: q.CustomerEmailAddress, CreatedAt: s.Now().UTC(),
+		CustomerEmail: q.CustomerEmail, CreatedAt: s.Now().UTC(),
 	}
 	s.policies.put(p.PolicyID, p)
 	q.PolicyID, q.Status, q.UpdatedAt = p.PolicyID, quoteStatusPurchased, p.CreatedAt
@@ -411,7 +404,7 @@ func checkEmail(field, value string) error {
 	return nil
 }
 
-// Partner statuses, types and countries of the interface.
+// The status and type of a newly onboarded partner.
 const (
 	partnerStatusPendingOnboarding = "PENDING_ONBOARDING"
 	partnerTypeLimited             = "LIMITED"
@@ -492,14 +485,7 @@ func (s *Sandbox) createEvent(body []byte, _ string) (int, any, error) {
 	}
 	e := &event{
 		ID:                        uuid.New().String(),
-		EventName:                 req.EventName,
-		EventStartDate:            req.EventStartDate,
-		EventEndDate:              req.EventEndDate,
-		EventStreet:               req.EventStreet,
-		EventCity:                 req.EventCity,
-		EventState:                req.EventState,
-		EventPostalCode:           req.EventPostalCode,
-		EventCountry:              req.EventCountry,
+		eventRequest:              req,
 		Metadata:                  map[string]any{},
 		InsuranceRequired:         true,
 		InsuranceRequirementsType: "GENERAL_LIABILITY",

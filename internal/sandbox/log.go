@@ -42,11 +42,7 @@ func (s *Sandbox) record(r *http.Request, body []byte) *Request {
 func (s *Sandbox) Requests() []Request {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	out := make([]Request, len(s.log))
-	for i, r := range s.log {
-		out[i] = *r
-	}
-	return out
+	return copies(s.log)
 }
 
 // answerRecorder notes the status of an answer in its log entry as the answer

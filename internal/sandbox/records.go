@@ -1,35 +1,8 @@
 package sandbox
 
-import (
-	"fmt"
-	"time"
-)
+import "fmt"
 
 // What the sandbox holds, for tests to assert on. Each list is oldest first.
-
-// Policy is an issued policy.
-type Policy struct {
-	PolicyID      string    `json:"policy_id"`
-	QuoteID       string    `json:"quote_id"`
-	Product       string    `json:"product"`
-	CustomerEmail string    `json:"customer_email"`
-	Premium       float64   `json:"premium"`
-	Currency      string    `json:"currency"`
-	CreatedAt     time.Time `json:"created_at"`
-}
-
-// Quote is a quote, bought or not.
-type Quote struct {
-	QuoteID       string    `json:"quote_id"`
-	Product       string    `json:"product"`
-	Status        string    `json:"status"`
-	CustomerEmail string    `json:"customer_email"`
-	PolicyID      string    `json:"policy_id,omitempty"` // once bought
-	Premium       float64   `json:"premium"`
-	Currency      string    `json:"currency"`
-	CreatedAt     time.Time `json:"created_at"`
-	UpdatedAt     time.Time `json:"updated_at"`
-}
 
 // Partner is an onboarded partner.
 type Partner struct {
@@ -53,22 +26,14 @@ type Event struct {
 func (s *Sandbox) Policies() []Policy {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	var out []Policy
-	for _, p := range s.policies.all() {
-		out = append(out, Policy{p.PolicyID, p.QuoteID, p.Product, p.CustomerEmailAddress, p.Premium, p.Currency, p.CreatedAt})
-	}
-	return out
+	return copies(s.policies.all())
 }
 
 // Quotes returns the quotes made.
 func (s *Sandbox) Quotes() []Quote {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	var out []Quote
-	for _, q := range s.quotes.all() {
-		out = append(out, Quote{q.QuoteID, q.Product, q.Status, q.CustomerEmailAddress, q.PolicyID, q.Premium, q.Currency, q.CreatedAt, q.UpdatedAt})
-	}
-	return out
+	return copies(s.quotes.all())
 }
 
 // Partners returns the partners onboarded.
@@ -90,6 +55,15 @@ func (s *Sandbox) Events() []Event {
 	var out []Event
 	for _, e := range s.events.all() {
 		out = append(out, Event{e.ID, e.EventName, e.EventStartDate, e.EventEndDate})
+	}
+	return out
+}
+
+// copies copies stored records out, so callers cannot change what the sandbox holds.
+func copies[T any](stored []*T) []T {
+	out := make([]T, len(stored))
+	for i, r := range stored {
+		out[i] = *r
 	}
 	return out
 }

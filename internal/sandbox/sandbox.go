@@ -74,8 +74,8 @@ type Sandbox struct {
 	origins      map[string]bool
 
 	mu       sync.Mutex
-	quotes   *store[*quote]
-	policies *store[*policy]
+	quotes   *store[*Quote]
+	policies *store[*Policy]
 	secrets  *store[customerSecret]
 	partners *store[map[string]any]
 	events   *store[*event]
@@ -135,8 +135,8 @@ func (s *Sandbox) Advance(d time.Duration) {
 func (s *Sandbox) Reset() {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.quotes = newStore[*quote](MaxRecords)
-	s.policies = newStore[*policy](MaxRecords)
+	s.quotes = newStore[*Quote](MaxRecords)
+	s.policies = newStore[*Policy](MaxRecords)
 	s.secrets = newStore[customerSecret](MaxRecords)
 	s.partners = newStore[map[string]any](MaxRecords)
 	s.events = newStore[*event](MaxRecords)
