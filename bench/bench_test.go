@@ -106,10 +106,18 @@ func TestServerRefusesWrongCredentials(t *testing.T) {
 	assert.Equal(t, http.StatusUnauthorized, resp.StatusCode)
 }
 
+// pooled is the most connections the SDK and the hand-written client may open: 64,
+// their MaxConnsPerHost, plus a few replacements. net/http closes a connection instead
+// of reusing it when the goroutine writing the request has not confirmed the write
+// 50 ms after the response arrived (maxWriteWaitBeforeConnReuse), which happens on a
+// starved machine (seen: 1 or 2 per run with three test processes sharing two cores).
+// A client that does not keep its connections opens thousands.
+const pooled = 64 + 8
+
 // TestConnections counts the TCP connections that 6,400 calls from 64 goroutines
 // sharing one client open, per implementation. The SDK and the hand-written client
-// keep every connection they open and open at most 64; the peers' figures depend on
-// their default transports and are only logged (docs/performance.md explains them).
+// keep the connections they open; the peers' figures depend on their default
+// transports and are only logged (docs/performance.md explains them).
 func TestConnections(t *testing.T) {
 	for _, impl := range Impls() {
 		load, err := Measure(impl, 64, 6400)
@@ -117,16 +125,16 @@ func TestConnections(t *testing.T) {
 		t.Logf("%-14s 6,400 calls from 64 goroutines: %d connections, p50 %s, p99 %s", impl.Name, load.Connections, load.P50, load.P99)
 		assert.Positive(t, load.Connections, impl.Name)
 		if impl.Name == "sdk" || impl.Name == "hand" {
-			assert.LessOrEqual(t, load.Connections, int64(64), impl.Name)
+			assert.LessOrEqual(t, load.Connections, int64(pooled), impl.Name)
 		}
 	}
 }
 
 // TestMeasure: the growth measurement works at every level run.sh uses, on a few calls
 // (run.sh makes many more); one goroutine uses one connection, and the SDK and the
-// hand-written client never open more than 64. (They may open a few more than there
-// are goroutines: net/http hands a connection freed during a dial to the waiting
-// call and parks the new one.)
+// hand-written client keep their pool however many goroutines share them. (They may
+// open a few more connections than there are goroutines: net/http hands a connection
+// freed during a dial to the waiting call and parks the new one.)
 func TestMeasure(t *testing.T) {
 	for _, impl := range Impls() {
 		if impl.Name != "sdk" && impl.Name != "hand" {
@@ -141,7 +149,7 @@ func TestMeasure(t *testing.T) {
 			if g == 1 {
 				assert.EqualValues(t, 1, load.Connections, impl.Name)
 			}
-			assert.LessOrEqual(t, load.Connections, int64(64), "%s, %d goroutines", impl.Name, g)
+			assert.LessOrEqual(t, load.Connections, int64(pooled), "%s, %d goroutines", impl.Name, g)
 		}
 	}
 	_, err := Measure(Impls()[0], 64, 100)
