@@ -37,8 +37,8 @@ const (
 // QuotePath is the route every implementation calls.
 const QuotePath = "/v1/quote/travel"
 
-// QuoteBody is the server's answer: a realistic travel quote of about 400 bytes, the
-// same as the SDK's own benchmarks answer.
+// QuoteBody is the server's answer: a realistic travel quote of 364 bytes, the same
+// as the SDK's own benchmarks answer.
 const QuoteBody = `{"quote_id":"q_5f2a9c0d1e7b3a44","product":"travel","status":"QUOTED","premium":128.75,"currency":"USD","customer_email_address":"ada@example.com","policy_attributes":{"trip_cost":2500.5,"trip_start_date":"2027-03-01","trip_end_date":"2027-03-15","coverage_type":"BASIC"},"created_at":"2026-11-21T04:41:18.373614249Z","updated_at":"2026-11-21T04:41:18.373614249Z"}`
 
 // Server is a loopback httptest server answering QuotePath with 201 and QuoteBody.
