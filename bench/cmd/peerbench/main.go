@@ -164,7 +164,7 @@ func printGrowth(w io.Writer, impls []bench.Impl, growth [][]measured, calls, re
 		line := fmt.Sprintf("| %d", g)
 		for _, m := range growth[i] {
 			line += " | " + spreadCell(m.connections, func(v float64) string { return thousands(int(v)) })
-			line += " | " + duration(m.p50.median) + " | " + duration(m.p99.median)
+			line += " | " + spreadCell(m.p50, duration) + " | " + spreadCell(m.p99, duration)
 		}
 		fmt.Fprintln(w, line+" |")
 	}
