@@ -164,7 +164,7 @@ func printGrowth(w io.Writer, impls []bench.Impl, growth [][]measured, calls, re
 		line := fmt.Sprintf("| %d", g)
 		for _, m := range growth[i] {
 			line += " | " + spreadCell(m.connections, func(v float64) string { return thousands(int(v)) })
-			line += " | " + spreadCell(m.p50, duration) + " | " + spreadCell(m.p99, duration)
+			line += " | " + durationCell(m.p50) + " | " + durationCell(m.p99)
 		}
 		fmt.Fprintln(w, line+" |")
 	}
@@ -190,6 +190,24 @@ func spreadCell(s spread, format func(float64) string) string {
 		return format(s.median)
 	}
 	return fmt.Sprintf("%s (%s-%s)", format(s.median), format(s.min), format(s.max))
+}
+
+// durationCell is spreadCell for latencies, naming the unit once when all three
+// values share it: "2.37 ms (1.99-6.61)".
+func durationCell(s spread) string {
+	ms := func(v float64) bool { return time.Duration(v) >= time.Millisecond }
+	switch {
+	case s.min == s.max:
+		return duration(s.median)
+	case ms(s.min) == ms(s.max):
+		unit, scale, digits := "µs", float64(time.Microsecond), 0
+		if ms(s.min) {
+			unit, scale, digits = "ms", float64(time.Millisecond), 2
+		}
+		return fmt.Sprintf("%.*f %s (%.*f-%.*f)", digits, s.median/scale, unit, digits, s.min/scale, digits, s.max/scale)
+	default:
+		return fmt.Sprintf("%s (%s-%s)", duration(s.median), duration(s.min), duration(s.max))
+	}
 }
 
 // duration prints nanoseconds as µs below a millisecond and as ms above.

@@ -59,5 +59,8 @@ func TestFormatting(t *testing.T) {
 	assert.Equal(t, "148 µs", duration(148_000))
 	assert.Equal(t, "2.71 ms", duration(2_710_000))
 	assert.Equal(t, "64", spreadCell(spread{64, 64, 64}, func(v float64) string { return thousands(int(v)) }))
+	assert.Equal(t, "2.37 ms (1.99-6.61)", durationCell(spread{2_370_000, 1_990_000, 6_610_000}))
+	assert.Equal(t, "135 µs (132-148)", durationCell(spread{135_000, 132_000, 148_000}))
+	assert.Equal(t, "900 µs (800 µs-1.20 ms)", durationCell(spread{900_000, 800_000, 1_200_000}))
 	assert.Equal(t, "9 (8-11)", spreadCell(spread{9, 8, 11}, func(v float64) string { return thousands(int(v)) }))
 }
