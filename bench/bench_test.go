@@ -131,10 +131,11 @@ func TestConnections(t *testing.T) {
 }
 
 // TestMeasure: the growth measurement works at every level run.sh uses, on a few calls
-// (run.sh makes many more); one goroutine uses one connection, and the SDK and the
-// hand-written client keep their pool however many goroutines share them. (They may
-// open a few more connections than there are goroutines: net/http hands a connection
-// freed during a dial to the waiting call and parks the new one.)
+// (run.sh makes many more), and the SDK and the hand-written client keep their pool
+// however many goroutines share them. (They may open a few more connections than
+// there are goroutines: net/http hands a connection freed during a dial to the waiting
+// call and parks the new one; and on a starved machine even one goroutine has been
+// seen to open 2, see pooled.)
 func TestMeasure(t *testing.T) {
 	for _, impl := range Impls() {
 		if impl.Name != "sdk" && impl.Name != "hand" {
@@ -146,9 +147,6 @@ func TestMeasure(t *testing.T) {
 			assert.Equal(t, 4*g, load.Calls)
 			assert.Positive(t, load.P50)
 			assert.LessOrEqual(t, load.P50, load.P99)
-			if g == 1 {
-				assert.EqualValues(t, 1, load.Connections, impl.Name)
-			}
 			assert.LessOrEqual(t, load.Connections, int64(pooled), "%s, %d goroutines", impl.Name, g)
 		}
 	}
