@@ -23,6 +23,9 @@ out=${ROUNDS_FILE:-$work/peers-rounds.txt}
 go test -c -o "$work/peers.test" .
 go build -o "$work/peerbench" ./cmd/peerbench
 
+load() { [ -r /proc/loadavg ] && cut -d' ' -f1-3 /proc/loadavg || echo unknown; }
+load_start=$(load)
+
 impls=(hand retryablehttp resty sdk)
 : > "$out"
 for r in $(seq 1 "$rounds"); do
@@ -39,3 +42,4 @@ done
 echo "rounds recorded in $out" >&2
 
 "$work/peerbench" -rounds "$out"
+echo "Load average (1, 5, 15 min) at the start: $load_start; at the end: $(load)."
