@@ -14,6 +14,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"net"
@@ -137,9 +138,11 @@ type quoteAnswer struct {
 	QuoteID string `json:"quote_id"`
 }
 
+var errNoQuoteID = errors.New("no quote_id in the answer")
+
 func (q *quoteAnswer) check() error {
 	if q.QuoteID == "" {
-		return fmt.Errorf("no quote_id in the answer")
+		return errNoQuoteID
 	}
 	return nil
 }
@@ -261,7 +264,7 @@ func newSDK(baseURL string) (Call, error) {
 			return err
 		}
 		if q.QuoteID == "" {
-			return fmt.Errorf("no quote_id in the answer")
+			return errNoQuoteID
 		}
 		return nil
 	}, nil
