@@ -3,16 +3,22 @@ package insurance_test
 import (
 	"bytes"
 	"context"
+	"crypto/tls"
+	"crypto/x509"
 	"encoding/json"
+	"fmt"
 	"io"
 	"net"
 	"net/http"
 	"net/http/httptest"
 	"runtime"
+	"strconv"
+	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/partnerinsure/insurance-go"
+	"github.com/partnerinsure/insurance-go/internal/pipeline"
 )
 
 // The benchmarks compare each SDK call with a careful hand-written net/http +
@@ -235,5 +241,146 @@ func BenchmarkClientOverhead(b *testing.B) {
 				b.Fatal(err)
 			}
 		}
+	})
+}
+
+// productsBody is a product list of about size bytes, the shape the service sends.
+func productsBody(size int) []byte {
+	body := []byte(`{"products":[`)
+	for i := 0; len(body) < size-120; i++ {
+		if i > 0 {
+			body = append(body, ',')
+		}
+		body = fmt.Appendf(body, `{"id":"product-%06d","name":"Product %06d","quote_path":"/v1/quote/product-%06d"}`, i, i, i)
+	}
+	return append(body, "]}"...)
+}
+
+// BenchmarkProductsBody measures how the cost grows with the body: a product list of
+// 200 B, 10 KB and 1 MB, sent with a Content-Length ("length") or chunked, as a
+// server streaming its answer does.
+func BenchmarkProductsBody(b *testing.B) {
+	for _, size := range []struct {
+		name  string
+		bytes int
+	}{{"200B", 200}, {"10KB", 10 << 10}, {"1MB", 1 << 20}} {
+		body := productsBody(size.bytes)
+		for _, chunked := range []bool{false, true} {
+			framing := "length"
+			if chunked {
+				framing = "chunked"
+			}
+			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				w.Header().Set("Content-Type", "application/json")
+				if !chunked {
+					w.Header().Set("Content-Length", strconv.Itoa(len(body)))
+				}
+				_, _ = w.Write(body)
+				if chunked {
+					w.(http.Flusher).Flush() // before the handler returns: no Content-Length
+				}
+			}))
+			b.Cleanup(srv.Close)
+			b.Run(size.name+"/"+framing+"/sdk", func(b *testing.B) {
+				c := benchClient(b, srv.URL)
+				b.ReportAllocs()
+				for b.Loop() {
+					if _, err := c.ListProducts(context.Background()); err != nil {
+						b.Fatal(err)
+					}
+				}
+			})
+			b.Run(size.name+"/"+framing+"/hand", func(b *testing.B) {
+				h := newHandWritten(srv.URL)
+				b.ReportAllocs()
+				for b.Loop() {
+					var p handProducts
+					if err := h.do(context.Background(), http.MethodGet, "/v1/products", nil, &p); err != nil {
+						b.Fatal(err)
+					}
+				}
+			})
+		}
+	}
+}
+
+// tlsServer is benchServer over TLS with HTTP/2 enabled; opened counts the
+// connections it accepted and h2 the requests that came over HTTP/2.
+func tlsServer(b *testing.B) (srv *httptest.Server, opened, h2 *atomic.Int32) {
+	b.Helper()
+	opened, h2 = new(atomic.Int32), new(atomic.Int32)
+	srv = httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		_, _ = io.Copy(io.Discard, r.Body)
+		if r.ProtoMajor == 2 {
+			h2.Add(1)
+		}
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(201)
+		_, _ = io.WriteString(w, benchQuoteBody)
+	}))
+	srv.EnableHTTP2 = true
+	srv.Config.ConnState = func(_ net.Conn, s http.ConnState) {
+		if s == http.StateNew {
+			opened.Add(1)
+		}
+	}
+	srv.StartTLS()
+	b.Cleanup(srv.Close)
+	return srv, opened, h2
+}
+
+// trusting returns a TLS config that trusts srv's certificate.
+func trusting(srv *httptest.Server) *tls.Config {
+	pool := x509.NewCertPool()
+	pool.AddCert(srv.Certificate())
+	return &tls.Config{RootCAs: pool}
+}
+
+// BenchmarkQuoteTravelTLS is the travel quote over TLS with HTTP/2, 64 goroutines
+// sharing one client from its first call: the SDK's default transport (only told to
+// trust the test certificate) against the hand-written transport with HTTP/2 turned
+// on, as a careful engineer talking to an HTTP/2 service would. It reports the
+// connections the server accepted and the share of requests that came over HTTP/2.
+func BenchmarkQuoteTravelTLS(b *testing.B) {
+	req := fullTravelQuote()
+	run := func(b *testing.B, call func(ctx context.Context) error) {
+		b.ReportAllocs()
+		b.SetParallelism(64 / max(1, runtimeGOMAXPROCS()))
+		b.RunParallel(func(pb *testing.PB) {
+			for pb.Next() {
+				if err := call(context.Background()); err != nil {
+					b.Error(err)
+					return
+				}
+			}
+		})
+	}
+	report := func(b *testing.B, opened, h2 *atomic.Int32) {
+		b.ReportMetric(float64(opened.Load()), "conns")
+		b.ReportMetric(float64(h2.Load())/float64(b.N), "h2/op")
+	}
+	b.Run("sdk", func(b *testing.B) {
+		srv, opened, h2 := tlsServer(b)
+		transport := pipeline.NewTransport()
+		transport.TLSClientConfig = trusting(srv)
+		c, err := insurance.NewClient(srv.URL, insurance.WithCredentials(testClientID, testClientSecret),
+			insurance.WithHTTPClient(&http.Client{Transport: transport}))
+		if err != nil {
+			b.Fatal(err)
+		}
+		run(b, func(ctx context.Context) error { _, err := c.QuoteTravel(ctx, req); return err })
+		report(b, opened, h2)
+	})
+	b.Run("hand", func(b *testing.B) {
+		srv, opened, h2 := tlsServer(b)
+		h := newHandWritten(srv.URL)
+		transport := h.hc.Transport.(*http.Transport)
+		transport.TLSClientConfig = trusting(srv)
+		transport.ForceAttemptHTTP2 = true
+		run(b, func(ctx context.Context) error {
+			var q handQuote
+			return h.do(ctx, http.MethodPost, "/v1/quote/travel", req, &q)
+		})
+		report(b, opened, h2)
 	})
 }
