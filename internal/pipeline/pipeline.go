@@ -167,6 +167,7 @@ func New(cfg Config) *Pipeline {
 		CheckRetry:   p.checkRetry,
 		Backoff:      func(time.Duration, time.Duration, int, *http.Response) time.Duration { return 0 }, // checkRetry waits
 		ErrorHandler: retryablehttp.PassthroughErrorHandler,
+		PrepareRetry: rewindBody,
 	}
 	return p
 }
@@ -225,7 +226,7 @@ func (p *Pipeline) Send(ctx context.Context, r Request) (Response, error) {
 	if err := ctx.Err(); err != nil {
 		return Response{}, &Error{Err: err}
 	}
-	var body any // nil interface: no body at all
+	var body []byte // nil: no body at all
 	if r.Body != nil {
 		encoded, err := json.Marshal(r.Body)
 		if err != nil {
@@ -240,17 +241,9 @@ func (p *Pipeline) Send(ctx context.Context, r Request) (Response, error) {
 		st.trace.GotConn = st.gotConn
 		reqCtx = httptrace.WithClientTrace(st, &st.trace)
 	}
-	req, err := retryablehttp.NewRequestWithContext(reqCtx, r.Method, p.baseURL+r.Path, body)
+	req, err := p.newRequest(reqCtx, r, body)
 	if err != nil {
 		return Response{}, &Error{Err: fmt.Errorf("building request: %w", err)}
-	}
-	req.Header.Set("Accept", "application/json")
-	if body != nil {
-		req.Header.Set("Content-Type", "application/json")
-	}
-	req.Header.Set("User-Agent", p.userAgent)
-	if r.AuthHeader != "" {
-		req.Header.Set(r.AuthHeader, r.AuthValue)
 	}
 	// Called on the answer retryablehttp will not retry on status alone.
 	req.SetResponseHandler(st.readBody)
@@ -271,6 +264,49 @@ func (p *Pipeline) Send(ctx context.Context, r Request) (Response, error) {
 		return Response{}, e
 	}
 	return Response{StatusCode: resp.StatusCode, Header: resp.Header, Body: st.body, Attempts: st.attempts}, nil
+}
+
+// newRequest builds the request with net/http, which keeps the body rewindable
+// through GetBody, and wraps it for retryablehttp as it is: its own constructors would
+// copy the body into closures of their own. rewindBody rewinds it for each retry.
+func (p *Pipeline) newRequest(ctx context.Context, r Request, body []byte) (*retryablehttp.Request, error) {
+	var reader io.Reader
+	if body != nil {
+		reader = bytes.NewReader(body)
+	}
+	httpReq, err := http.NewRequestWithContext(ctx, r.Method, p.baseURL+r.Path, reader)
+	if err != nil {
+		return nil, err
+	}
+	// The header values share one array instead of one []string per Header.Set; each
+	// value's slice is capped, so appending to one cannot overwrite the next.
+	values := make([]string, 0, 4)
+	set := func(key, value string) {
+		values = append(values, value)
+		httpReq.Header[key] = values[len(values)-1 : len(values) : len(values)]
+	}
+	set("Accept", "application/json")
+	if body != nil {
+		set("Content-Type", "application/json")
+	}
+	set("User-Agent", p.userAgent)
+	if r.AuthHeader != "" {
+		set(http.CanonicalHeaderKey(r.AuthHeader), r.AuthValue)
+	}
+	return &retryablehttp.Request{Request: httpReq}, nil
+}
+
+// rewindBody gives a retry the body from its start again.
+func rewindBody(req *http.Request) error {
+	if req.GetBody == nil {
+		return nil
+	}
+	body, err := req.GetBody()
+	if err != nil {
+		return fmt.Errorf("rewinding request body: %w", err)
+	}
+	req.Body = body
+	return nil
 }
 
 func isSuccess(status int) bool { return status >= 200 && status < 300 }
