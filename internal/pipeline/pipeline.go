@@ -378,7 +378,8 @@ func (st *callState) readBody(resp *http.Response) error {
 }
 
 // readCapped reads at most limit bytes; more is ErrResponseTooLarge. A known length
-// is read into one exact allocation.
+// is read into one exact allocation; an unknown one (chunked) through io.ReadAll,
+// which grows in chunks and copies once into an exact slice.
 func readCapped(r io.Reader, length, limit int64) ([]byte, error) {
 	if length >= 0 && length <= limit {
 		body := make([]byte, length)
@@ -388,11 +389,9 @@ func readCapped(r io.Reader, length, limit int64) ([]byte, error) {
 		}
 		return body, nil
 	}
-	var buf bytes.Buffer
-	n, err := buf.ReadFrom(io.LimitReader(r, limit+1))
-	body := buf.Bytes()
+	body, err := io.ReadAll(io.LimitReader(r, limit+1))
 	switch {
-	case n > limit:
+	case int64(len(body)) > limit:
 		return body[:limit], ErrResponseTooLarge
 	case err != nil:
 		return body, fmt.Errorf("reading response body: %w", err)
