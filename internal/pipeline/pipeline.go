@@ -18,6 +18,8 @@ import (
 	"net/http/httptrace"
 	"net/url"
 	"strconv"
+	"strings"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -137,6 +139,13 @@ func New(cfg Config) *Pipeline {
 		records = boundIdle(shared, cfg.RecordIdleTimeout)
 	}
 	_, traced := shared.(*http.Transport)
+	var sharedGate, recordsGate *connGate
+	if traced && strings.HasPrefix(cfg.BaseURL, "https://") {
+		sharedGate, recordsGate = newConnGate(), newConnGate()
+		if records == shared {
+			recordsGate = sharedGate
+		}
+	}
 	p := &Pipeline{
 		baseURL:        cfg.BaseURL,
 		userAgent:      cfg.UserAgent,
@@ -147,6 +156,7 @@ func New(cfg Config) *Pipeline {
 		attemptTimeout: cfg.AttemptTimeout,
 		attempts: &attemptTransport{
 			shared: shared, records: records, traced: traced,
+			sharedGate: sharedGate, recordsGate: recordsGate,
 			logger: cfg.Logger, before: cfg.BeforeAttempt,
 		},
 	}
@@ -236,6 +246,7 @@ func (p *Pipeline) Send(ctx context.Context, r Request) (Response, error) {
 	}
 
 	st := &callState{Context: ctx, class: r.Class, method: r.Method, path: r.Path}
+	_, st.gate = p.attempts.pool(r.Class)
 	var reqCtx context.Context = st
 	if p.attempts.traced {
 		st.trace.GotConn = st.gotConn
@@ -326,6 +337,7 @@ type callState struct {
 	interrupted    error
 	trace          httptrace.ClientTrace
 	conns          atomic.Int32 // connections obtained during the current attempt
+	gate           *connGate    // the gate of the call's pool, if any
 
 	answer  *http.Response // the last answer read, whose body is body
 	body    []byte
@@ -349,7 +361,12 @@ func stateOf(ctx context.Context) *callState {
 
 // gotConn counts the connections an attempt obtains: net/http silently sends an
 // idempotent request again on a fresh connection when a reused one fails.
-func (st *callState) gotConn(httptrace.GotConnInfo) { st.conns.Add(1) }
+func (st *callState) gotConn(httptrace.GotConnInfo) {
+	st.conns.Add(1)
+	if st.gate != nil {
+		st.gate.open()
+	}
+}
 
 // readBody reads an answer's body, capped, and closes it; reading the same answer
 // again is a no-op. Only a 2xx body that cannot be read in full is an error: it is the
@@ -522,8 +539,18 @@ type attemptTransport struct {
 	// traced is true when the transport reports connections (an *http.Transport): an
 	// attempt that obtained none provably sent nothing.
 	traced bool
-	logger *slog.Logger
-	before func(context.Context, int, http.Header)
+	// The gates of the two pools (one if they are the same); nil but over https.
+	sharedGate, recordsGate *connGate
+	logger                  *slog.Logger
+	before                  func(context.Context, int, http.Header)
+}
+
+// pool is the transport of a class's attempts, and its gate.
+func (t *attemptTransport) pool(class Class) (http.RoundTripper, *connGate) {
+	if class == CreatesRecord {
+		return t.records, t.recordsGate
+	}
+	return t.shared, t.sharedGate
 }
 
 // RoundTrip sends one attempt.
@@ -532,10 +559,7 @@ func (t *attemptTransport) RoundTrip(req *http.Request) (*http.Response, error) 
 	if st == nil {
 		return t.shared.RoundTrip(req)
 	}
-	next := t.shared
-	if st.class == CreatesRecord {
-		next = t.records
-	}
+	next, gate := t.pool(st.class)
 	if t.before != nil {
 		own := *req // the hook writes to a header of this attempt's own
 		own.Header = req.Header.Clone()
@@ -544,7 +568,7 @@ func (t *attemptTransport) RoundTrip(req *http.Request) (*http.Response, error) 
 	}
 	st.conns.Store(0)
 	start := time.Now()
-	resp, err := next.RoundTrip(req)
+	resp, err := gate.roundTrip(next, req)
 	conns := int(st.conns.Load())
 	st.attempts += max(1, conns)
 	switch {
@@ -571,4 +595,45 @@ func (t *attemptTransport) RoundTrip(req *http.Request) (*http.Response, error) 
 		t.logger.LogAttrs(req.Context(), slog.LevelDebug, "insurance: http attempt", attrs...)
 	}
 	return resp, err
+}
+
+// connGate lets a pool's attempts out one at a time until the pool has its first
+// connection. net/http dials a connection for every request that finds none idle;
+// over HTTP/2, where one connection carries every request, it then closes all but
+// one of them after their TLS handshake, so 64 goroutines starting on a new Client
+// would open 64 connections to use one. Once a connection is up, the gate stays
+// open: over HTTP/2 the attempts share that connection, over HTTP/1.1 they dial
+// their own as before. The callState's gotConn opens it.
+type connGate struct {
+	up   chan struct{} // closed once the pool has had a connection
+	once sync.Once
+	turn chan struct{} // full while one attempt is connecting
+}
+
+func newConnGate() *connGate {
+	return &connGate{up: make(chan struct{}), turn: make(chan struct{}, 1)}
+}
+
+func (g *connGate) open() { g.once.Do(func() { close(g.up) }) }
+
+// roundTrip sends req on rt, first waiting for the gate when there is one and it is
+// not open yet: for the pool's first connection, or for the turn to make it.
+func (g *connGate) roundTrip(rt http.RoundTripper, req *http.Request) (*http.Response, error) {
+	if g == nil {
+		return rt.RoundTrip(req)
+	}
+	select {
+	case <-g.up:
+		return rt.RoundTrip(req)
+	default:
+	}
+	select {
+	case <-g.up:
+		return rt.RoundTrip(req)
+	case g.turn <- struct{}{}:
+		defer func() { <-g.turn }() // connected or failed: the next may try
+		return rt.RoundTrip(req)
+	case <-req.Context().Done():
+		return nil, req.Context().Err()
+	}
 }
