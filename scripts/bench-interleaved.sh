@@ -5,6 +5,7 @@
 # prints, per benchmark, the median and range of the per-round SDK/hand time ratios and
 # the medians of ns/op, allocs/op and B/op (scripts/bench-summary.awk).
 # filter, optional: an extended regexp; only the benchmarks it matches are run.
+# FIRST_ROUND (default 1) numbers the rounds, for runs split across invocations.
 set -u
 out=${1:-bench-interleaved.txt}; rounds=${2:-15}; filter=${3:-.}
 bin=${BENCH_BIN:-/tmp/insurance-bench.test}
@@ -26,7 +27,8 @@ ProductsBody/1MB/chunked/IMPL 60
 QuoteTravelTLS/IMPL 4000
 "
 : > "$out"
-for r in $(seq 1 "$rounds"); do
+first=${FIRST_ROUND:-1}
+for r in $(seq "$first" $((first + rounds - 1))); do
   echo "$benchmarks" | grep -E -- "$filter" | while read -r path n; do
     [ -z "$path" ] && continue
     order="sdk hand"; [ $((r % 2)) -eq 0 ] && order="hand sdk"

@@ -10,6 +10,18 @@ function minmax(a, n,    i) {
   lo = a[1]; hi = a[1]
   for (i = 2; i <= n; i++) { if (a[i] < lo) lo = a[i]; if (a[i] > hi) hi = a[i] }
 }
+# BenchmarkPaired lines carry sdk-ns/op, hand-ns/op and sdk/hand themselves.
+/^BenchmarkPaired/ {
+  name = $1; sub(/-[0-9]+$/, "", name); sub(/^Benchmark/, "", name)
+  if (!(name in pseen)) { pseen[name] = 1; pkeys[++npkeys] = name }
+  k = ++pcount[name]
+  for (i = 3; i < NF; i += 2) {
+    if ($(i+1) == "sdk/hand") pr[name, k] = $i
+    if ($(i+1) == "sdk-ns/op") ps[name, k] = $i
+    if ($(i+1) == "hand-ns/op") ph[name, k] = $i
+  }
+  next
+}
 /^Benchmark/ {
   name = $1; sub(/-[0-9]+$/, "", name); sub(/^Benchmark/, "", name)
   impl = ""
@@ -25,7 +37,7 @@ function minmax(a, n,    i) {
   }
 }
 END {
-  printf "%-32s %6s %-22s %10s %10s %8s %8s %6s %10s %10s %6s %s\n", "benchmark", "rounds", "time ratio med (min-max)", "sdk ns", "hand ns", "sdk al", "hand al", "al x", "sdk B", "hand B", "B x", "conns sdk/hand"
+  if (nkeys > 0) printf "%-32s %6s %-22s %10s %10s %8s %8s %6s %10s %10s %6s %s\n", "benchmark", "rounds", "time ratio med (min-max)", "sdk ns", "hand ns", "sdk al", "hand al", "al x", "sdk B", "hand B", "B x", "conns sdk/hand"
   for (q = 1; q <= nkeys; q++) {
     key = keys[q]; n = count[key, "sdk"]; if (count[key, "hand"] < n) n = count[key, "hand"]
     if (n == 0) continue
@@ -44,5 +56,16 @@ END {
     printf "%-32s %6d %5.3f (%5.3f-%5.3f)    %10.0f %10.0f %8.0f %8.0f %6.3f %10.0f %10.0f %6.3f %s\n", key, n, median(r, n), lo, hi,
       median(s, n), median(h, n), median(sa, n), median(ha, n), median(sa, n) / median(ha, n),
       median(sb, n), median(hb, n), median(sb, n) / median(hb, n), conns
+  }
+}
+END {
+  if (npkeys == 0) exit
+  printf "\n%-40s %6s %-22s %12s %12s\n", "paired benchmark", "runs", "sdk/hand med (min-max)", "sdk ns/call", "hand ns/call"
+  for (q = 1; q <= npkeys; q++) {
+    name = pkeys[q]; n = pcount[name]
+    delete r; delete s; delete h
+    for (k = 1; k <= n; k++) { r[k] = pr[name, k]; s[k] = ps[name, k]; h[k] = ph[name, k] }
+    minmax(r, n)
+    printf "%-40s %6d %5.3f (%5.3f-%5.3f)    %12.0f %12.0f\n", name, n, median(r, n), lo, hi, median(s, n), median(h, n)
   }
 }
