@@ -120,11 +120,11 @@ type Pipeline struct {
 	retrying       *retryablehttp.Client
 }
 
-// New builds a Pipeline. go-retryablehttp runs the attempts, rewinds the body and
-// reads the final answer; every policy of its own is replaced: its retry policy
-// resends POSTs, its backoff trusts any Retry-After and sleeps past deadlines, its
-// error handler drops the last answer, its logger prints URLs, and it empties the idle
-// pool after any failure.
+// New builds a Pipeline. go-retryablehttp runs the attempts, rewinds the body (through
+// the PrepareRetry hook) and reads the final answer; every policy of its own is
+// replaced: its retry policy resends POSTs, its backoff trusts any Retry-After and
+// sleeps past deadlines, its error handler drops the last answer, its logger prints
+// URLs, and it empties the idle pool after any failure.
 func New(cfg Config) *Pipeline {
 	hc := cfg.HTTPClient
 	if hc == nil {
