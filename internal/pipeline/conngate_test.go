@@ -39,7 +39,7 @@ func request(t *testing.T, ctx context.Context) *http.Request {
 // ends with its context, sending nothing; a failed attempt hands the turn on; once
 // open, attempts go out together.
 func TestConnGate(t *testing.T) {
-	g := newConnGate()
+	g := newConnGate(time.Hour)
 	failing := &blockingTransport{release: make(chan struct{}), err: errors.New("dial failed")}
 	ok := &blockingTransport{release: make(chan struct{})}
 	close(ok.release)
@@ -72,4 +72,22 @@ func TestConnGate(t *testing.T) {
 	}
 	assert.Eventually(t, func() bool { return held.entered.Load() == 3 }, time.Second, time.Millisecond, "open: no waiting")
 	close(held.release)
+}
+
+// TestConnGateWaitIsBounded: an attempt waits for another's connection at most
+// maxWait, then goes out on its own.
+func TestConnGateWaitIsBounded(t *testing.T) {
+	g := newConnGate(50 * time.Millisecond)
+	stuck := &blockingTransport{release: make(chan struct{})}
+	defer close(stuck.release)
+	go func() { _, _ = g.roundTrip(stuck, request(t, context.Background())) }()
+	require.Eventually(t, func() bool { return stuck.entered.Load() == 1 }, time.Second, time.Millisecond)
+
+	ok := &blockingTransport{release: make(chan struct{})}
+	close(ok.release)
+	start := time.Now()
+	_, err := g.roundTrip(ok, request(t, context.Background()))
+	require.NoError(t, err)
+	assert.GreaterOrEqual(t, time.Since(start), 50*time.Millisecond, "waited for the connecting attempt")
+	assert.EqualValues(t, 1, ok.entered.Load(), "then went out on its own")
 }

@@ -141,7 +141,7 @@ func New(cfg Config) *Pipeline {
 	_, traced := shared.(*http.Transport)
 	var sharedGate, recordsGate *connGate
 	if traced && strings.HasPrefix(cfg.BaseURL, "https://") {
-		sharedGate, recordsGate = newConnGate(), newConnGate()
+		sharedGate, recordsGate = newConnGate(maxGateWait), newConnGate(maxGateWait)
 		if records == shared {
 			recordsGate = sharedGate
 		}
@@ -605,19 +605,25 @@ func (t *attemptTransport) RoundTrip(req *http.Request) (*http.Response, error) 
 // open: over HTTP/2 the attempts share that connection, over HTTP/1.1 they dial
 // their own as before. The callState's gotConn opens it.
 type connGate struct {
-	up   chan struct{} // closed once the pool has had a connection
-	once sync.Once
-	turn chan struct{} // full while one attempt is connecting
+	up      chan struct{} // closed once the pool has had a connection
+	once    sync.Once
+	turn    chan struct{} // full while one attempt is connecting
+	maxWait time.Duration // how long an attempt waits for another's connection
 }
 
-func newConnGate() *connGate {
-	return &connGate{up: make(chan struct{}), turn: make(chan struct{}, 1)}
+// maxGateWait bounds the wait at a gate: an attempt whose turn has not come by then
+// goes out on its own, so a dial that hangs (an address that drops packets) holds a
+// burst for a second, not for the dialer's 30s timeout.
+const maxGateWait = time.Second
+
+func newConnGate(maxWait time.Duration) *connGate {
+	return &connGate{up: make(chan struct{}), turn: make(chan struct{}, 1), maxWait: maxWait}
 }
 
 func (g *connGate) open() { g.once.Do(func() { close(g.up) }) }
 
-// roundTrip sends req on rt, first waiting for the gate when there is one and it is
-// not open yet: for the pool's first connection, or for the turn to make it.
+// roundTrip sends req on rt, first waiting, while the gate is not open yet, for the
+// pool's first connection or for the turn to make it, at most maxWait.
 func (g *connGate) roundTrip(rt http.RoundTripper, req *http.Request) (*http.Response, error) {
 	if g == nil {
 		return rt.RoundTrip(req)
@@ -627,13 +633,16 @@ func (g *connGate) roundTrip(rt http.RoundTripper, req *http.Request) (*http.Res
 		return rt.RoundTrip(req)
 	default:
 	}
+	timer := time.NewTimer(g.maxWait)
+	defer timer.Stop()
 	select {
 	case <-g.up:
-		return rt.RoundTrip(req)
 	case g.turn <- struct{}{}:
 		defer func() { <-g.turn }() // connected or failed: the next may try
-		return rt.RoundTrip(req)
+	case <-timer.C:
+		// The connecting attempt is slow: go out as if there were no gate.
 	case <-req.Context().Done():
 		return nil, req.Context().Err()
 	}
+	return rt.RoundTrip(req)
 }
