@@ -3,16 +3,23 @@ package insurance_test
 import (
 	"bytes"
 	"context"
+	"crypto/tls"
+	"crypto/x509"
 	"encoding/json"
+	"fmt"
 	"io"
 	"net"
 	"net/http"
 	"net/http/httptest"
 	"runtime"
+	"strconv"
+	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/partnerinsure/insurance-go"
+	"github.com/partnerinsure/insurance-go/internal/pipeline"
 )
 
 // The benchmarks compare each SDK call with a careful hand-written net/http +
@@ -236,4 +243,259 @@ func BenchmarkClientOverhead(b *testing.B) {
 			}
 		}
 	})
+}
+
+// productsBody is a product list of about size bytes, the shape the service sends.
+func productsBody(size int) []byte {
+	body := []byte(`{"products":[`)
+	for i := 0; len(body) < size-120; i++ {
+		if i > 0 {
+			body = append(body, ',')
+		}
+		body = fmt.Appendf(body, `{"id":"product-%06d","name":"Product %06d","quote_path":"/v1/quote/product-%06d"}`, i, i, i)
+	}
+	return append(body, "]}"...)
+}
+
+// BenchmarkProductsBody measures how the cost grows with the body: a product list of
+// 200 B, 10 KB and 1 MB, sent with a Content-Length ("length") or chunked, as a
+// server streaming its answer does.
+func BenchmarkProductsBody(b *testing.B) {
+	for _, size := range []struct {
+		name  string
+		bytes int
+	}{{"200B", 200}, {"10KB", 10 << 10}, {"1MB", 1 << 20}} {
+		body := productsBody(size.bytes)
+		for _, chunked := range []bool{false, true} {
+			framing := "length"
+			if chunked {
+				framing = "chunked"
+			}
+			srv := productsServer(b, body, chunked)
+			b.Run(size.name+"/"+framing+"/sdk", func(b *testing.B) {
+				c := benchClient(b, srv.URL)
+				b.ReportAllocs()
+				for b.Loop() {
+					if _, err := c.ListProducts(context.Background()); err != nil {
+						b.Fatal(err)
+					}
+				}
+			})
+			b.Run(size.name+"/"+framing+"/hand", func(b *testing.B) {
+				h := newHandWritten(srv.URL)
+				b.ReportAllocs()
+				for b.Loop() {
+					var p handProducts
+					if err := h.do(context.Background(), http.MethodGet, "/v1/products", nil, &p); err != nil {
+						b.Fatal(err)
+					}
+				}
+			})
+		}
+	}
+}
+
+// tlsServer is benchServer over TLS with HTTP/2 enabled; opened counts the
+// connections it accepted and h2 the requests that came over HTTP/2.
+func tlsServer(b *testing.B) (srv *httptest.Server, opened, h2 *atomic.Int32) {
+	b.Helper()
+	opened, h2 = new(atomic.Int32), new(atomic.Int32)
+	srv = httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		_, _ = io.Copy(io.Discard, r.Body)
+		if r.ProtoMajor == 2 {
+			h2.Add(1)
+		}
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(201)
+		_, _ = io.WriteString(w, benchQuoteBody)
+	}))
+	srv.EnableHTTP2 = true
+	srv.Config.ConnState = func(_ net.Conn, s http.ConnState) {
+		if s == http.StateNew {
+			opened.Add(1)
+		}
+	}
+	srv.StartTLS()
+	b.Cleanup(srv.Close)
+	return srv, opened, h2
+}
+
+// trusting returns a TLS config that trusts srv's certificate.
+func trusting(srv *httptest.Server) *tls.Config {
+	pool := x509.NewCertPool()
+	pool.AddCert(srv.Certificate())
+	return &tls.Config{RootCAs: pool}
+}
+
+// BenchmarkQuoteTravelTLS is the travel quote over TLS with HTTP/2, 64 goroutines
+// sharing one client from its first call: the SDK's default transport (only told to
+// trust the test certificate) against the hand-written transport with HTTP/2 turned
+// on, as a careful engineer talking to an HTTP/2 service would. It reports the
+// connections the server accepted and the share of requests that came over HTTP/2.
+func BenchmarkQuoteTravelTLS(b *testing.B) {
+	req := fullTravelQuote()
+	run := func(b *testing.B, call func(ctx context.Context) error) {
+		b.ReportAllocs()
+		b.SetParallelism(64 / max(1, runtimeGOMAXPROCS()))
+		b.RunParallel(func(pb *testing.PB) {
+			for pb.Next() {
+				if err := call(context.Background()); err != nil {
+					b.Error(err)
+					return
+				}
+			}
+		})
+	}
+	report := func(b *testing.B, opened, h2 *atomic.Int32) {
+		b.ReportMetric(float64(opened.Load()), "conns")
+		b.ReportMetric(float64(h2.Load())/float64(b.N), "h2/op")
+	}
+	b.Run("sdk", func(b *testing.B) {
+		srv, opened, h2 := tlsServer(b)
+		transport := pipeline.NewTransport()
+		transport.TLSClientConfig = trusting(srv)
+		c, err := insurance.NewClient(srv.URL, insurance.WithCredentials(testClientID, testClientSecret),
+			insurance.WithHTTPClient(&http.Client{Transport: transport}))
+		if err != nil {
+			b.Fatal(err)
+		}
+		run(b, func(ctx context.Context) error { _, err := c.QuoteTravel(ctx, req); return err })
+		report(b, opened, h2)
+	})
+	b.Run("hand", func(b *testing.B) {
+		srv, opened, h2 := tlsServer(b)
+		h := newHandWritten(srv.URL)
+		transport := h.hc.Transport.(*http.Transport)
+		transport.TLSClientConfig = trusting(srv)
+		transport.ForceAttemptHTTP2 = true
+		run(b, func(ctx context.Context) error {
+			var q handQuote
+			return h.do(ctx, http.MethodPost, "/v1/quote/travel", req, &q)
+		})
+		report(b, opened, h2)
+	})
+}
+
+// BenchmarkPaired times the SDK and the hand-written client call by call in turn, in
+// one loop, so that whatever else runs on the machine weighs on both alike. It
+// reports each client's mean time per call (sdk-ns/op, hand-ns/op) and their ratio
+// (sdk/hand); ns/op is the pair. "parallel": 64 goroutines sharing the two clients,
+// each alternating; there sdk-ns/op and hand-ns/op are mean latencies under that load.
+func BenchmarkPaired(b *testing.B) {
+	srv := benchServer(b)
+	c := benchClient(b, srv.URL)
+	h := newHandWritten(srv.URL)
+	quote, purchase := fullTravelQuote(), fullTuitionPurchase()
+	calls := []struct {
+		name      string
+		sdk, hand func(ctx context.Context) error
+	}{
+		{"QuoteTravel",
+			func(ctx context.Context) error { _, err := c.QuoteTravel(ctx, quote); return err },
+			func(ctx context.Context) error {
+				var q handQuote
+				return h.do(ctx, http.MethodPost, "/v1/quote/travel", quote, &q)
+			}},
+		{"PurchaseTuition",
+			func(ctx context.Context) error { _, err := c.PurchaseTuition(ctx, purchase); return err },
+			func(ctx context.Context) error {
+				var p handPolicy
+				return h.do(ctx, http.MethodPost, "/v1/purchase/tuition", purchase, &p)
+			}},
+	}
+	for _, size := range []struct {
+		name  string
+		bytes int
+	}{{"200B", 200}, {"10KB", 10 << 10}, {"1MB", 1 << 20}} {
+		for _, framing := range []string{"length", "chunked"} {
+			srv := productsServer(b, productsBody(size.bytes), framing == "chunked")
+			c, h := benchClient(b, srv.URL), newHandWritten(srv.URL)
+			calls = append(calls, struct {
+				name      string
+				sdk, hand func(ctx context.Context) error
+			}{"ListProducts/" + size.name + "/" + framing,
+				func(ctx context.Context) error { _, err := c.ListProducts(ctx); return err },
+				func(ctx context.Context) error {
+					var p handProducts
+					return h.do(ctx, http.MethodGet, "/v1/products", nil, &p)
+				}})
+		}
+	}
+	timed := func(ctx context.Context, call func(context.Context) error, total *time.Duration) error {
+		start := time.Now()
+		err := call(ctx)
+		*total += time.Since(start)
+		return err
+	}
+	report := func(b *testing.B, sdk, hand time.Duration) {
+		b.ReportMetric(float64(sdk.Nanoseconds())/float64(b.N), "sdk-ns/op")
+		b.ReportMetric(float64(hand.Nanoseconds())/float64(b.N), "hand-ns/op")
+		b.ReportMetric(float64(sdk)/float64(hand), "sdk/hand")
+	}
+	for _, call := range calls {
+		b.Run(call.name+"/serial", func(b *testing.B) {
+			ctx := context.Background()
+			var sdk, hand time.Duration
+			for i := 0; b.Loop(); i++ {
+				first, second := call.sdk, call.hand
+				firstTotal, secondTotal := &sdk, &hand
+				if i%2 == 1 {
+					first, second, firstTotal, secondTotal = second, first, secondTotal, firstTotal
+				}
+				if err := timed(ctx, first, firstTotal); err != nil {
+					b.Fatal(err)
+				}
+				if err := timed(ctx, second, secondTotal); err != nil {
+					b.Fatal(err)
+				}
+			}
+			report(b, sdk, hand)
+		})
+		if strings.HasPrefix(call.name, "ListProducts") {
+			continue
+		}
+		b.Run(call.name+"/parallel", func(b *testing.B) {
+			var sdk, hand atomic.Int64
+			b.SetParallelism(64 / max(1, runtimeGOMAXPROCS()))
+			b.RunParallel(func(pb *testing.PB) {
+				ctx := context.Background()
+				var mySDK, myHand time.Duration
+				for i := 0; pb.Next(); i++ {
+					first, second := call.sdk, call.hand
+					firstTotal, secondTotal := &mySDK, &myHand
+					if i%2 == 1 {
+						first, second, firstTotal, secondTotal = second, first, secondTotal, firstTotal
+					}
+					if err := timed(ctx, first, firstTotal); err != nil {
+						b.Error(err)
+						return
+					}
+					if err := timed(ctx, second, secondTotal); err != nil {
+						b.Error(err)
+						return
+					}
+				}
+				sdk.Add(int64(mySDK))
+				hand.Add(int64(myHand))
+			})
+			report(b, time.Duration(sdk.Load()), time.Duration(hand.Load()))
+		})
+	}
+}
+
+// productsServer answers every request with body, with a Content-Length or chunked.
+func productsServer(b *testing.B, body []byte, chunked bool) *httptest.Server {
+	b.Helper()
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		if !chunked {
+			w.Header().Set("Content-Length", strconv.Itoa(len(body)))
+		}
+		_, _ = w.Write(body)
+		if chunked {
+			w.(http.Flusher).Flush() // before the handler returns: no Content-Length
+		}
+	}))
+	b.Cleanup(srv.Close)
+	return srv
 }

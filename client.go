@@ -479,7 +479,7 @@ func (c *Client) exchange(ctx context.Context, rt route, in, out any) (Response,
 		return Response{}, res.Attempts, newAPIError(rt, res)
 	}
 	if out != nil && len(res.Body) > 0 {
-		if err := json.Unmarshal(res.Body, out); err != nil {
+		if err := decodeBody(res.Body, out); err != nil {
 			return Response{}, res.Attempts, newDecodeError(rt, res, err)
 		}
 	}
@@ -488,6 +488,19 @@ func (c *Client) exchange(ctx context.Context, rt route, in, out any) (Response,
 		h.setResponse(resp)
 	}
 	return resp, res.Attempts, nil
+}
+
+// bodyDecoder is implemented by results that decode a body themselves. json.Unmarshal
+// would scan the body to check it, again to find where the value ends, and then hand
+// it to the result's UnmarshalJSON, which starts over.
+type bodyDecoder interface{ decodeBody([]byte) error }
+
+// decodeBody decodes a 2xx body into out.
+func decodeBody(body []byte, out any) error {
+	if d, ok := out.(bodyDecoder); ok {
+		return d.decodeBody(body)
+	}
+	return json.Unmarshal(body, out)
 }
 
 // send is call for the typed endpoints: it allocates the result.

@@ -18,6 +18,8 @@ import (
 	"net/http/httptrace"
 	"net/url"
 	"strconv"
+	"strings"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -118,11 +120,11 @@ type Pipeline struct {
 	retrying       *retryablehttp.Client
 }
 
-// New builds a Pipeline. go-retryablehttp runs the attempts, rewinds the body and
-// reads the final answer; every policy of its own is replaced: its retry policy
-// resends POSTs, its backoff trusts any Retry-After and sleeps past deadlines, its
-// error handler drops the last answer, its logger prints URLs, and it empties the idle
-// pool after any failure.
+// New builds a Pipeline. go-retryablehttp runs the attempts, rewinds the body (through
+// the PrepareRetry hook) and reads the final answer; every policy of its own is
+// replaced: its retry policy resends POSTs, its backoff trusts any Retry-After and
+// sleeps past deadlines, its error handler drops the last answer, its logger prints
+// URLs, and it empties the idle pool after any failure.
 func New(cfg Config) *Pipeline {
 	hc := cfg.HTTPClient
 	if hc == nil {
@@ -137,6 +139,13 @@ func New(cfg Config) *Pipeline {
 		records = boundIdle(shared, cfg.RecordIdleTimeout)
 	}
 	_, traced := shared.(*http.Transport)
+	var sharedGate, recordsGate *connGate
+	if traced && strings.HasPrefix(cfg.BaseURL, "https://") {
+		sharedGate, recordsGate = newConnGate(maxGateWait), newConnGate(maxGateWait)
+		if records == shared {
+			recordsGate = sharedGate
+		}
+	}
 	p := &Pipeline{
 		baseURL:        cfg.BaseURL,
 		userAgent:      cfg.UserAgent,
@@ -147,6 +156,7 @@ func New(cfg Config) *Pipeline {
 		attemptTimeout: cfg.AttemptTimeout,
 		attempts: &attemptTransport{
 			shared: shared, records: records, traced: traced,
+			sharedGate: sharedGate, recordsGate: recordsGate,
 			logger: cfg.Logger, before: cfg.BeforeAttempt,
 		},
 	}
@@ -167,6 +177,7 @@ func New(cfg Config) *Pipeline {
 		CheckRetry:   p.checkRetry,
 		Backoff:      func(time.Duration, time.Duration, int, *http.Response) time.Duration { return 0 }, // checkRetry waits
 		ErrorHandler: retryablehttp.PassthroughErrorHandler,
+		PrepareRetry: rewindBody,
 	}
 	return p
 }
@@ -225,7 +236,7 @@ func (p *Pipeline) Send(ctx context.Context, r Request) (Response, error) {
 	if err := ctx.Err(); err != nil {
 		return Response{}, &Error{Err: err}
 	}
-	var body any // nil interface: no body at all
+	var body []byte // nil: no body at all
 	if r.Body != nil {
 		encoded, err := json.Marshal(r.Body)
 		if err != nil {
@@ -235,22 +246,15 @@ func (p *Pipeline) Send(ctx context.Context, r Request) (Response, error) {
 	}
 
 	st := &callState{Context: ctx, class: r.Class, method: r.Method, path: r.Path}
+	_, st.gate = p.attempts.pool(r.Class)
 	var reqCtx context.Context = st
 	if p.attempts.traced {
 		st.trace.GotConn = st.gotConn
 		reqCtx = httptrace.WithClientTrace(st, &st.trace)
 	}
-	req, err := retryablehttp.NewRequestWithContext(reqCtx, r.Method, p.baseURL+r.Path, body)
+	req, err := p.newRequest(reqCtx, r, body)
 	if err != nil {
 		return Response{}, &Error{Err: fmt.Errorf("building request: %w", err)}
-	}
-	req.Header.Set("Accept", "application/json")
-	if body != nil {
-		req.Header.Set("Content-Type", "application/json")
-	}
-	req.Header.Set("User-Agent", p.userAgent)
-	if r.AuthHeader != "" {
-		req.Header.Set(r.AuthHeader, r.AuthValue)
 	}
 	// Called on the answer retryablehttp will not retry on status alone.
 	req.SetResponseHandler(st.readBody)
@@ -273,6 +277,49 @@ func (p *Pipeline) Send(ctx context.Context, r Request) (Response, error) {
 	return Response{StatusCode: resp.StatusCode, Header: resp.Header, Body: st.body, Attempts: st.attempts}, nil
 }
 
+// newRequest builds the request with net/http, which keeps the body rewindable
+// through GetBody, and wraps it for retryablehttp as it is: its own constructors would
+// copy the body into closures of their own. rewindBody rewinds it for each retry.
+func (p *Pipeline) newRequest(ctx context.Context, r Request, body []byte) (*retryablehttp.Request, error) {
+	var reader io.Reader
+	if body != nil {
+		reader = bytes.NewReader(body)
+	}
+	httpReq, err := http.NewRequestWithContext(ctx, r.Method, p.baseURL+r.Path, reader)
+	if err != nil {
+		return nil, err
+	}
+	// The header values share one array instead of one []string per Header.Set; each
+	// value's slice is capped, so appending to one cannot overwrite the next.
+	values := make([]string, 0, 4)
+	set := func(key, value string) {
+		values = append(values, value)
+		httpReq.Header[key] = values[len(values)-1 : len(values) : len(values)]
+	}
+	set("Accept", "application/json")
+	if body != nil {
+		set("Content-Type", "application/json")
+	}
+	set("User-Agent", p.userAgent)
+	if r.AuthHeader != "" {
+		set(http.CanonicalHeaderKey(r.AuthHeader), r.AuthValue)
+	}
+	return &retryablehttp.Request{Request: httpReq}, nil
+}
+
+// rewindBody gives a retry the body from its start again.
+func rewindBody(req *http.Request) error {
+	if req.GetBody == nil {
+		return nil
+	}
+	body, err := req.GetBody()
+	if err != nil {
+		return fmt.Errorf("rewinding request body: %w", err)
+	}
+	req.Body = body
+	return nil
+}
+
 func isSuccess(status int) bool { return status >= 200 && status < 300 }
 
 // callState follows one call across its attempts. It is the context of the call's
@@ -290,6 +337,7 @@ type callState struct {
 	interrupted    error
 	trace          httptrace.ClientTrace
 	conns          atomic.Int32 // connections obtained during the current attempt
+	gate           *connGate    // the gate of the call's pool, if any
 
 	answer  *http.Response // the last answer read, whose body is body
 	body    []byte
@@ -313,7 +361,12 @@ func stateOf(ctx context.Context) *callState {
 
 // gotConn counts the connections an attempt obtains: net/http silently sends an
 // idempotent request again on a fresh connection when a reused one fails.
-func (st *callState) gotConn(httptrace.GotConnInfo) { st.conns.Add(1) }
+func (st *callState) gotConn(httptrace.GotConnInfo) {
+	st.conns.Add(1)
+	if st.gate != nil {
+		st.gate.open()
+	}
+}
 
 // readBody reads an answer's body, capped, and closes it; reading the same answer
 // again is a no-op. Only a 2xx body that cannot be read in full is an error: it is the
@@ -342,7 +395,8 @@ func (st *callState) readBody(resp *http.Response) error {
 }
 
 // readCapped reads at most limit bytes; more is ErrResponseTooLarge. A known length
-// is read into one exact allocation.
+// is read into one exact allocation; an unknown one (chunked) through io.ReadAll,
+// which grows in chunks and copies once into an exact slice.
 func readCapped(r io.Reader, length, limit int64) ([]byte, error) {
 	if length >= 0 && length <= limit {
 		body := make([]byte, length)
@@ -352,11 +406,9 @@ func readCapped(r io.Reader, length, limit int64) ([]byte, error) {
 		}
 		return body, nil
 	}
-	var buf bytes.Buffer
-	n, err := buf.ReadFrom(io.LimitReader(r, limit+1))
-	body := buf.Bytes()
+	body, err := io.ReadAll(io.LimitReader(r, limit+1))
 	switch {
-	case n > limit:
+	case int64(len(body)) > limit:
 		return body[:limit], ErrResponseTooLarge
 	case err != nil:
 		return body, fmt.Errorf("reading response body: %w", err)
@@ -487,8 +539,18 @@ type attemptTransport struct {
 	// traced is true when the transport reports connections (an *http.Transport): an
 	// attempt that obtained none provably sent nothing.
 	traced bool
-	logger *slog.Logger
-	before func(context.Context, int, http.Header)
+	// The gates of the two pools (one if they are the same); nil but over https.
+	sharedGate, recordsGate *connGate
+	logger                  *slog.Logger
+	before                  func(context.Context, int, http.Header)
+}
+
+// pool is the transport of a class's attempts, and its gate.
+func (t *attemptTransport) pool(class Class) (http.RoundTripper, *connGate) {
+	if class == CreatesRecord {
+		return t.records, t.recordsGate
+	}
+	return t.shared, t.sharedGate
 }
 
 // RoundTrip sends one attempt.
@@ -497,10 +559,7 @@ func (t *attemptTransport) RoundTrip(req *http.Request) (*http.Response, error) 
 	if st == nil {
 		return t.shared.RoundTrip(req)
 	}
-	next := t.shared
-	if st.class == CreatesRecord {
-		next = t.records
-	}
+	next, gate := t.pool(st.class)
 	if t.before != nil {
 		own := *req // the hook writes to a header of this attempt's own
 		own.Header = req.Header.Clone()
@@ -509,7 +568,7 @@ func (t *attemptTransport) RoundTrip(req *http.Request) (*http.Response, error) 
 	}
 	st.conns.Store(0)
 	start := time.Now()
-	resp, err := next.RoundTrip(req)
+	resp, err := gate.roundTrip(next, req)
 	conns := int(st.conns.Load())
 	st.attempts += max(1, conns)
 	switch {
@@ -536,4 +595,54 @@ func (t *attemptTransport) RoundTrip(req *http.Request) (*http.Response, error) 
 		t.logger.LogAttrs(req.Context(), slog.LevelDebug, "insurance: http attempt", attrs...)
 	}
 	return resp, err
+}
+
+// connGate lets a pool's attempts out one at a time until the pool has its first
+// connection. net/http dials a connection for every request that finds none idle;
+// over HTTP/2, where one connection carries every request, it then closes all but
+// one of them after their TLS handshake, so 64 goroutines starting on a new Client
+// would open 64 connections to use one. Once a connection is up, the gate stays
+// open: over HTTP/2 the attempts share that connection, over HTTP/1.1 they dial
+// their own as before. The callState's gotConn opens it.
+type connGate struct {
+	up      chan struct{} // closed once the pool has had a connection
+	once    sync.Once
+	turn    chan struct{} // full while one attempt is connecting
+	maxWait time.Duration // how long an attempt waits for another's connection
+}
+
+// maxGateWait bounds the wait at a gate: an attempt whose turn has not come by then
+// goes out on its own, so a dial that hangs (an address that drops packets) holds a
+// burst for a second, not for the dialer's 30s timeout.
+const maxGateWait = time.Second
+
+func newConnGate(maxWait time.Duration) *connGate {
+	return &connGate{up: make(chan struct{}), turn: make(chan struct{}, 1), maxWait: maxWait}
+}
+
+func (g *connGate) open() { g.once.Do(func() { close(g.up) }) }
+
+// roundTrip sends req on rt, first waiting, while the gate is not open yet, for the
+// pool's first connection or for the turn to make it, at most maxWait.
+func (g *connGate) roundTrip(rt http.RoundTripper, req *http.Request) (*http.Response, error) {
+	if g == nil {
+		return rt.RoundTrip(req)
+	}
+	select {
+	case <-g.up:
+		return rt.RoundTrip(req)
+	default:
+	}
+	timer := time.NewTimer(g.maxWait)
+	defer timer.Stop()
+	select {
+	case <-g.up:
+	case g.turn <- struct{}{}:
+		defer func() { <-g.turn }() // connected or failed: the next may try
+	case <-timer.C:
+		// The connecting attempt is slow: go out as if there were no gate.
+	case <-req.Context().Done():
+		return nil, req.Context().Err()
+	}
+	return rt.RoundTrip(req)
 }
