@@ -29,9 +29,11 @@ import (
 // about is the usage's account of the program, as in the package doc.
 const about = `sandbox serves the insurance sandbox on a port, so code in any language can point
 at it. It prints the settings to give that code (INSURANCE_BASE_URL,
-INSURANCE_CLIENT_ID and INSURANCE_CLIENT_SECRET) and its process id, and serves
-until interrupted (Ctrl-C) or killed. Behaviour and test values are documented in
-package insurancetest.`
+INSURANCE_CLIENT_ID and INSURANCE_CLIENT_SECRET), the auth scheme each endpoint
+takes, its own controls under /sandbox/ (faults, the request log, the clock) and its
+process id, and serves until interrupted (Ctrl-C) or killed. Pages on other origins
+may call the browser endpoints with -allow-origin. Behaviour, controls and test
+values are documented in package insurancetest (go doc ./insurancetest).`
 
 func main() {
 	cli.ExitOnError("sandbox", run(context.Background(), os.Args[1:], os.Stdout))
