@@ -295,31 +295,6 @@ func BenchmarkProductsBody(b *testing.B) {
 	}
 }
 
-// tlsServer is benchServer over TLS with HTTP/2 enabled; opened counts the
-// connections it accepted and h2 the requests that came over HTTP/2.
-func tlsServer(b *testing.B) (srv *httptest.Server, opened, h2 *atomic.Int32) {
-	b.Helper()
-	opened, h2 = new(atomic.Int32), new(atomic.Int32)
-	srv = httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		_, _ = io.Copy(io.Discard, r.Body)
-		if r.ProtoMajor == 2 {
-			h2.Add(1)
-		}
-		w.Header().Set("Content-Type", "application/json")
-		w.WriteHeader(201)
-		_, _ = io.WriteString(w, benchQuoteBody)
-	}))
-	srv.EnableHTTP2 = true
-	srv.Config.ConnState = func(_ net.Conn, s http.ConnState) {
-		if s == http.StateNew {
-			opened.Add(1)
-		}
-	}
-	srv.StartTLS()
-	b.Cleanup(srv.Close)
-	return srv, opened, h2
-}
-
 // trusting returns a TLS config that trusts srv's certificate.
 func trusting(srv *httptest.Server) *tls.Config {
 	pool := x509.NewCertPool()
@@ -351,7 +326,7 @@ func BenchmarkQuoteTravelTLS(b *testing.B) {
 		b.ReportMetric(float64(h2.Load())/float64(b.N), "h2/op")
 	}
 	b.Run("sdk", func(b *testing.B) {
-		srv, opened, h2 := tlsServer(b)
+		srv, opened, h2 := countingTLSServer(b, true, benchQuoteBody)
 		transport := pipeline.NewTransport()
 		transport.TLSClientConfig = trusting(srv)
 		c, err := insurance.NewClient(srv.URL, insurance.WithCredentials(testClientID, testClientSecret),
@@ -363,7 +338,7 @@ func BenchmarkQuoteTravelTLS(b *testing.B) {
 		report(b, opened, h2)
 	})
 	b.Run("hand", func(b *testing.B) {
-		srv, opened, h2 := tlsServer(b)
+		srv, opened, h2 := countingTLSServer(b, true, benchQuoteBody)
 		h := newHandWritten(srv.URL)
 		transport := h.hc.Transport.(*http.Transport)
 		transport.TLSClientConfig = trusting(srv)

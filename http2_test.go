@@ -17,18 +17,20 @@ import (
 	"github.com/partnerinsure/insurance-go/internal/pipeline"
 )
 
-// countingTLSServer answers quotes and purchases over TLS, with HTTP/2 when h2 is
-// true; it counts the connections it accepts and the requests that came over HTTP/2.
-func countingTLSServer(t *testing.T, h2 bool) (srv *httptest.Server, opened, overH2 *atomic.Int32) {
-	t.Helper()
+// countingTLSServer answers every request 201 with body over TLS, with HTTP/2 when h2
+// is true; it counts the connections it accepts and the requests that came over
+// HTTP/2.
+func countingTLSServer(tb testing.TB, h2 bool, body string) (srv *httptest.Server, opened, overH2 *atomic.Int32) {
+	tb.Helper()
 	opened, overH2 = new(atomic.Int32), new(atomic.Int32)
 	srv = httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		_, _ = io.Copy(io.Discard, r.Body)
 		if r.ProtoMajor == 2 {
 			overH2.Add(1)
 		}
+		w.Header().Set("Content-Type", "application/json")
 		w.WriteHeader(http.StatusCreated)
-		_, _ = io.WriteString(w, `{"quote_id":"q_1","policy_id":"pol_1"}`)
+		_, _ = io.WriteString(w, body)
 	}))
 	srv.EnableHTTP2 = h2
 	srv.Config.ConnState = func(_ net.Conn, s http.ConnState) {
@@ -37,9 +39,12 @@ func countingTLSServer(t *testing.T, h2 bool) (srv *httptest.Server, opened, ove
 		}
 	}
 	srv.StartTLS()
-	t.Cleanup(srv.Close)
+	tb.Cleanup(srv.Close)
 	return srv, opened, overH2
 }
+
+// tlsAnswer serves both the quotes and the purchases of these tests.
+const tlsAnswer = `{"quote_id":"q_1","policy_id":"pol_1"}`
 
 // defaultTransportClient is a Client on the SDK's own default transport, told only to
 // trust the test server's certificate.
@@ -79,7 +84,7 @@ func together(t *testing.T, call func() error) {
 // for their quotes (net/http alone opens one per goroutine and closes all but one),
 // and one more for their purchases, which ride a pool of their own.
 func TestHTTP2OneConnectionFromTheFirstCall(t *testing.T) {
-	srv, opened, overH2 := countingTLSServer(t, true)
+	srv, opened, overH2 := countingTLSServer(t, true, tlsAnswer)
 	c := defaultTransportClient(t, srv)
 
 	together(t, func() error { _, err := c.QuoteTravel(context.Background(), fullTravelQuote()); return err })
@@ -94,7 +99,7 @@ func TestHTTP2OneConnectionFromTheFirstCall(t *testing.T) {
 // TestHTTP1OverTLSStillConnectsInParallel: against a server without HTTP/2, the
 // first connection made, the goroutines dial their own as before.
 func TestHTTP1OverTLSStillConnectsInParallel(t *testing.T) {
-	srv, opened, overH2 := countingTLSServer(t, false)
+	srv, opened, overH2 := countingTLSServer(t, false, tlsAnswer)
 	c := defaultTransportClient(t, srv)
 
 	together(t, func() error { _, err := c.QuoteTravel(context.Background(), fullTravelQuote()); return err })
