@@ -333,27 +333,38 @@ func NewClientFromEnv(opts ...Option) (*Client, error) {
 }
 
 func checkBaseURL(raw string, insecureHTTP bool) (string, error) {
+	// User info, a query or a fragment may hold a secret: refuse the first before any
+	// message repeats the URL, and never repeat the others.
+	rest := raw
+	if _, afterScheme, ok := strings.Cut(raw, "://"); ok {
+		rest = afterScheme
+	}
+	if authority, _, _ := strings.Cut(rest, "/"); strings.Contains(authority, "@") {
+		return "", errors.New("insurance: base URL must not carry user info: use WithCredentials")
+	}
+	shown, _, _ := strings.Cut(raw, "?")
+	shown, _, _ = strings.Cut(shown, "#")
 	if raw != "" && !strings.Contains(raw, "://") {
-		return "", fmt.Errorf("insurance: base URL %q has no scheme: did you mean %q?", raw, "https://"+strings.TrimLeft(raw, "/"))
+		return "", fmt.Errorf("insurance: base URL %q has no scheme: did you mean %q?", shown, "https://"+strings.TrimLeft(shown, "/"))
 	}
 	u, err := url.Parse(raw)
 	if err != nil {
-		return "", fmt.Errorf("insurance: base URL %q is malformed", raw)
+		return "", fmt.Errorf("insurance: base URL %q is malformed", shown)
 	}
 	path := strings.TrimRight(u.EscapedPath(), "/")
 	switch {
 	case u.Scheme != "http" && u.Scheme != "https":
-		return "", fmt.Errorf("insurance: base URL %q: want an http or https URL", raw)
+		return "", fmt.Errorf("insurance: base URL %q: want an http or https URL", shown)
 	case u.Host == "" || u.Hostname() == "":
-		return "", fmt.Errorf("insurance: base URL %q has no host", raw)
+		return "", fmt.Errorf("insurance: base URL %q has no host", shown)
 	case u.User != nil:
 		return "", errors.New("insurance: base URL must not carry user info: use WithCredentials")
-	case u.RawQuery != "" || u.Fragment != "" || u.Opaque != "":
-		return "", fmt.Errorf("insurance: base URL %q must not have a query or fragment", raw)
+	case u.RawQuery != "" || u.Fragment != "" || u.Opaque != "" || u.ForceQuery:
+		return "", fmt.Errorf("insurance: base URL %q must not have a query or fragment", shown)
 	case u.Scheme == "http" && !insecureHTTP && !isLoopback(u.Hostname()):
-		return "", fmt.Errorf("insurance: base URL %q sends credentials in clear text: use https, or WithInsecureHTTP", raw)
+		return "", fmt.Errorf("insurance: base URL %q sends credentials in clear text: use https, or WithInsecureHTTP", shown)
 	case strings.HasSuffix(path, "/v1"):
-		return "", fmt.Errorf("insurance: base URL %q ends in /v1, which the SDK adds to every path: use %q", raw, u.Scheme+"://"+u.Host+strings.TrimSuffix(path, "/v1"))
+		return "", fmt.Errorf("insurance: base URL %q ends in /v1, which the SDK adds to every path: use %q", shown, u.Scheme+"://"+u.Host+strings.TrimSuffix(path, "/v1"))
 	}
 	return u.Scheme + "://" + u.Host + path, nil
 }
@@ -406,6 +417,9 @@ func (r *Response) setResponse(resp Response) { *r = resp }
 // GET, HEAD, PUT and DELETE are retried like the idempotent calls; any other method is
 // treated as record-creating and never sent twice once it may have reached the server.
 func (c *Client) Do(ctx context.Context, method, path string, auth Auth, in, out any) (*Response, error) {
+	if method == "" || strings.ContainsAny(method, " \t\r\n") {
+		return nil, &ValidationError{Field: "method", Problem: "want an HTTP method such as GET or POST"}
+	}
 	if !strings.HasPrefix(path, "/") || strings.Contains(path, "..") || strings.ContainsAny(path, "?#") {
 		return nil, &ValidationError{Field: "path", Problem: "want an absolute path such as /v1/quote/pet, without query or '..'"}
 	}
@@ -446,7 +460,9 @@ func (c *Client) call(ctx context.Context, rt route, in, out any) (Response, err
 	}
 	info := c.callInfo(rt)
 	for _, o := range c.observers {
-		ctx = o.StartCall(ctx, info)
+		if observed := o.StartCall(ctx, info); observed != nil {
+			ctx = observed
+		}
 	}
 	res, attempts, err := c.exchange(ctx, rt, in, out)
 	result := resultOf(res, attempts, err)

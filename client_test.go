@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"net/http"
+	"net/http/httptest"
 	"testing"
 	"time"
 
@@ -42,7 +43,12 @@ func TestNewClientChecksTheBaseURL(t *testing.T) {
 		{url: "https://", wantErr: "no host"},
 		{url: "https://:443", wantErr: "no host"},
 		{url: "https://user:pw@api.example.com", wantErr: "user info"},
+		{url: "ci_1:cs_SECRET@api.example.com", wantErr: "user info"},
+		{url: "ftp://id:cs_SECRET@host", wantErr: "user info"},
+		{url: "https://id:cs_SECRET@host/%zz", wantErr: "user info"},
 		{url: "https://api.example.com?x=1", wantErr: "query"},
+		{url: "https://api.example.com/%zz?token=SECRET", wantErr: "malformed"},
+		{url: "https://api.example.com/?token=SECRET", wantErr: "query"},
 		{url: "https://api.example.com/#frag", wantErr: "query or fragment"},
 		{url: "https://api.example.com/%zz", wantErr: "malformed"},
 		{url: "ht tp://x", wantErr: "malformed"},
@@ -52,6 +58,7 @@ func TestNewClientChecksTheBaseURL(t *testing.T) {
 			c, err := insurance.NewClient(tt.url, tt.opts...)
 			if tt.wantErr != "" {
 				require.ErrorContains(t, err, tt.wantErr)
+				assert.NotContains(t, err.Error(), "SECRET", "a base URL's user info is never repeated")
 				assert.Nil(t, c)
 				return
 			}
@@ -153,4 +160,35 @@ func TestRedirectsAreNotFollowed(t *testing.T) {
 	require.ErrorAs(t, err, &apiErr)
 	assert.Equal(t, http.StatusTemporaryRedirect, apiErr.StatusCode)
 	assert.Equal(t, 0, elsewhere.count(), "credentials must not reach another host")
+}
+
+// Do reaches endpoints the SDK does not wrap yet; an answer that carries no body (to a
+// HEAD, a 204) is an answer, not a body cut short.
+func TestDoAnswersWithoutABody(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method == http.MethodDelete {
+			w.WriteHeader(http.StatusNoContent)
+			return
+		}
+		w.Header().Set("Content-Length", "42") // what a GET would carry
+		w.WriteHeader(http.StatusOK)
+	}))
+	defer srv.Close()
+	c := newLoopbackClient(t, srv.URL)
+
+	for _, method := range []string{http.MethodHead, http.MethodDelete} {
+		resp, err := c.Do(context.Background(), method, "/v1/things/1", insurance.AuthBasic, nil, nil)
+		require.NoError(t, err, method)
+		assert.Empty(t, resp.Raw, method)
+	}
+}
+
+func TestDoRefusesWhatIsNotAMethod(t *testing.T) {
+	c, mt := newMockClient(t)
+	for _, method := range []string{"", "GET /x"} {
+		_, err := c.Do(context.Background(), method, "/v1/things", insurance.AuthBasic, nil, nil)
+		var valErr *insurance.ValidationError
+		assert.ErrorAs(t, err, &valErr, "%q", method)
+	}
+	assert.Zero(t, mt.GetTotalCallCount())
 }

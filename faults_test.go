@@ -329,13 +329,22 @@ func TestTLSIsVerified(t *testing.T) {
 		_, _ = io.WriteString(w, `[]`)
 	}))
 	defer srv.Close()
-	c := newLoopbackClient(t, srv.URL, insurance.WithMaxRetries(0))
+	c := newLoopbackClient(t, srv.URL) // default retries: a bad certificate is not tried again
 
-	_, err := c.ListProducts(context.Background())
-	require.Error(t, err)
-	assert.Contains(t, err.Error(), "certificate")
+	for name, call := range map[string]func() error{
+		"products": func() error { _, err := c.ListProducts(context.Background()); return err },
+		"purchase": func() error { _, err := c.PurchaseTuition(context.Background(), fullTuitionPurchase()); return err },
+	} {
+		err := call()
+		require.Error(t, err, name)
+		assert.Contains(t, err.Error(), "certificate", name)
+		var reqErr *insurance.RequestError
+		require.ErrorAs(t, err, &reqErr, name)
+		assert.Equal(t, 1, reqErr.Attempts, "%s: a certificate that does not verify will not on a retry", name)
+		assert.NotErrorIs(t, err, insurance.ErrOutcomeUnknown, "%s: nothing was sent", name)
+	}
 
 	trusting := newLoopbackClient(t, srv.URL, insurance.WithHTTPClient(srv.Client()))
-	_, err = trusting.ListProducts(context.Background())
+	_, err := trusting.ListProducts(context.Background())
 	assert.NoError(t, err, "a transport the caller trusts with that certificate works")
 }

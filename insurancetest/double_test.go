@@ -515,3 +515,17 @@ func TestHTTPControlsAreGuarded(t *testing.T) {
 
 	assert.Empty(t, srv.Requests(), "controls are not logged as requests of the interface")
 }
+
+func TestRequestsAreTheCallersCopies(t *testing.T) {
+	srv := newSandbox(t, insurancetest.InMemory())
+	_, err := srv.Client().ListProducts(ctx)
+	require.NoError(t, err)
+
+	mine := srv.Requests()
+	mine[0].Header.Set("User-Agent", "changed")
+	mine[0].Path = "/changed"
+
+	again := srv.Requests()
+	assert.Contains(t, again[0].Header.Get("User-Agent"), "insurance-go/")
+	assert.Equal(t, "/v1/products", again[0].Path)
+}

@@ -195,9 +195,9 @@ type observer struct {
 	retries    metric.Int64Counter
 }
 
-// callKey keys this observer's own call state in the call's context: another
-// observer may put its own span there after ours.
-type callKey struct{}
+// callKey keys an observer's own call state in the call's context: another observer,
+// a second Instrument among them, may put its own state there after ours.
+type callKey struct{ observer *observer }
 
 type callState struct {
 	span  trace.Span
@@ -217,7 +217,7 @@ func (o *observer) StartCall(ctx context.Context, call insurance.CallInfo) conte
 		attrs = append(attrs, semconv.URLFull(call.URL)) // span only: for Do, one value per path given
 	}
 	ctx, span := o.tracer.Start(ctx, name, trace.WithSpanKind(trace.SpanKindClient), trace.WithAttributes(attrs...))
-	return context.WithValue(ctx, callKey{}, &callState{span: span, start: time.Now(), attrs: common})
+	return context.WithValue(ctx, callKey{o}, &callState{span: span, start: time.Now(), attrs: common})
 }
 
 // StartAttempt sends the trace context with the attempt.
@@ -227,7 +227,7 @@ func (o *observer) StartAttempt(ctx context.Context, _ int, setHeader func(key, 
 
 // EndCall records how the call ended and ends its span.
 func (o *observer) EndCall(ctx context.Context, _ insurance.CallInfo, result insurance.CallResult) {
-	st, ok := ctx.Value(callKey{}).(*callState)
+	st, ok := ctx.Value(callKey{o}).(*callState)
 	if !ok {
 		return
 	}

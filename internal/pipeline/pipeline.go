@@ -7,6 +7,7 @@ package pipeline
 import (
 	"bytes"
 	"context"
+	"crypto/tls"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -322,6 +323,13 @@ func rewindBody(req *http.Request) error {
 
 func isSuccess(status int) bool { return status >= 200 && status < 300 }
 
+// hasNoBody reports an answer that carries no body whatever its Content-Length says:
+// to a HEAD, a 204 or a 304.
+func hasNoBody(resp *http.Response) bool {
+	return resp.StatusCode == http.StatusNoContent || resp.StatusCode == http.StatusNotModified ||
+		(resp.Request != nil && resp.Request.Method == http.MethodHead)
+}
+
 // callState follows one call across its attempts. It is the context of the call's
 // requests, so the retry hooks, which see only a context or a request, can find it.
 // The attempts of a call run one after another, so it needs no lock but for conns,
@@ -339,6 +347,7 @@ type callState struct {
 	conns          atomic.Int32 // connections obtained during the current attempt
 	gate           *connGate    // the gate of the call's pool, if any
 
+	final   *http.Response // an answer checkRetry ended the call with, not to be retried
 	answer  *http.Response // the last answer read, whose body is body
 	body    []byte
 	bodyErr error
@@ -377,6 +386,10 @@ func (st *callState) readBody(resp *http.Response) error {
 	}
 	defer resp.Body.Close()
 	st.answer, st.bodyErr = resp, nil
+	if hasNoBody(resp) {
+		st.body = nil
+		return nil
+	}
 	limit := int64(MaxErrorBody)
 	if isSuccess(resp.StatusCode) {
 		limit = MaxSuccessBody
@@ -426,8 +439,8 @@ func (p *Pipeline) checkRetry(ctx context.Context, resp *http.Response, err erro
 	if st.interrupted != nil {
 		return false, st.interrupted
 	}
-	if ctx.Err() != nil || !st.retryable(resp, err) {
-		return false, nil
+	if ctx.Err() != nil || !st.retryable(resp, err) || (resp != nil && resp == st.final) {
+		return false, nil // retryablehttp asks again after reading the answer: same decision
 	}
 	if resp != nil {
 		_ = st.readBody(resp) // kept: it is the answer if no retry follows
@@ -437,6 +450,7 @@ func (p *Pipeline) checkRetry(ctx context.Context, resp *http.Response, err erro
 	}
 	wait := p.wait(st.retries, resp)
 	if deadline, ok := ctx.Deadline(); ok && !time.Now().Add(wait).Before(deadline) {
+		st.final = resp
 		return false, nil
 	}
 	timer := time.NewTimer(wait)
@@ -457,7 +471,7 @@ func (p *Pipeline) checkRetry(ctx context.Context, resp *http.Response, err erro
 // retryable is the retry table of conventions.md for one attempt's outcome.
 func (st *callState) retryable(resp *http.Response, err error) bool {
 	if err != nil {
-		if errors.Is(err, ErrResponseTooLarge) {
+		if errors.Is(err, ErrResponseTooLarge) || isPermanent(err) {
 			return false
 		}
 		return st.class == Idempotent || !st.lastSent
@@ -506,6 +520,14 @@ func ParseRetryAfter(v string, now time.Time) (time.Duration, bool) {
 		return max(at.Sub(now), 0), true
 	}
 	return 0, false
+}
+
+// isPermanent reports a failure that trying again cannot cure: a certificate that does
+// not verify, or a server that does not speak TLS.
+func isPermanent(err error) bool {
+	var certErr *tls.CertificateVerificationError
+	var recordErr tls.RecordHeaderError
+	return errors.As(err, &certErr) || errors.As(err, &recordErr)
 }
 
 // isDialError reports a failure to connect: the request was never written.

@@ -1,6 +1,7 @@
 package pipeline
 
 import (
+	"context"
 	"errors"
 	"net"
 	"net/http"
@@ -79,4 +80,23 @@ func FuzzParseRetryAfter(f *testing.F) {
 			t.Fatalf("ParseRetryAfter(%q) = %v, %v", v, d, ok)
 		}
 	})
+}
+
+// retryablehttp asks checkRetry again after reading the answer it declined to retry;
+// the second answer must be the first, though a new jitter could fit the deadline.
+func TestCheckRetryKeepsItsDeadlineDecision(t *testing.T) {
+	p := New(Config{MaxRetries: 2, RetryWaitMin: 2 * time.Millisecond, RetryWaitMax: 2 * time.Millisecond})
+	declined := 0
+	for range 300 {
+		ctx, cancel := context.WithTimeout(context.Background(), 1500*time.Microsecond) // waits are 1 to 2 ms
+		st := &callState{Context: ctx, class: Idempotent}
+		answer := &http.Response{StatusCode: http.StatusServiceUnavailable, Body: http.NoBody, Header: http.Header{}}
+		if retry, _ := p.checkRetry(st, answer, nil); !retry {
+			declined++
+			retry, _ = p.checkRetry(st, answer, nil)
+			assert.False(t, retry, "asked again, checkRetry must not change its mind")
+		}
+		cancel()
+	}
+	assert.Positive(t, declined, "some waits must have been declined for the test to mean anything")
 }

@@ -42,7 +42,11 @@ func (s *Sandbox) record(r *http.Request, body []byte) *Request {
 func (s *Sandbox) Requests() []Request {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return copies(s.log)
+	out := copies(s.log)
+	for i := range out { // what a caller does with them is not the log's business
+		out[i].Header, out[i].Body = out[i].Header.Clone(), bytes.Clone(out[i].Body)
+	}
+	return out
 }
 
 // answerRecorder notes the status of an answer in its log entry as the answer
@@ -111,12 +115,14 @@ var sensitiveKeys = map[string]bool{
 	"number": true, "verification": true, "account_number": true, "ach_account_number": true,
 }
 
-// maskBody returns body as received but for the values of sensitiveKeys, masked. A
-// body that is not JSON has every run of eight digits or more masked instead.
+// maskBody returns body as received but for the values of sensitiveKeys, masked
+// (every string and number within them, however nested). A body that is not one JSON
+// value (malformed, cut at the size limit) has every digit masked instead: a
+// verification code or a spaced card number may be anywhere in it.
 func maskBody(body []byte) []byte {
 	spans, ok := sensitiveSpans(body)
 	if !ok {
-		return longDigits.ReplaceAllFunc(body, func(digits []byte) []byte { return []byte(mask(string(digits))) })
+		return anyDigit.ReplaceAll(body, []byte("*"))
 	}
 	var out bytes.Buffer
 	last := 0
@@ -131,7 +137,7 @@ func maskBody(body []byte) []byte {
 	return out.Bytes()
 }
 
-var longDigits = regexp.MustCompile(`[0-9]{8,}`)
+var anyDigit = regexp.MustCompile(`[0-9]`)
 
 // mask keeps the last four characters of a long value, and nothing of a short one.
 func mask(v string) string {
@@ -143,11 +149,11 @@ func mask(v string) string {
 
 type span struct{ start, end int }
 
-// sensitiveSpans finds where the scalar values of sensitiveKeys lie in a JSON body;
-// ok is false when body is not JSON.
+// sensitiveSpans finds where the string and number values under sensitiveKeys lie in
+// a JSON body; ok is false when body is not one JSON value.
 func sensitiveSpans(body []byte) (spans []span, ok bool) {
 	dec := json.NewDecoder(bytes.NewReader(body))
-	type frame struct{ object, wantKey bool }
+	type frame struct{ object, wantKey, masked bool }
 	var stack []frame
 	key := ""
 	values := 0 // top-level values: a body is one
@@ -163,10 +169,14 @@ func sensitiveSpans(body []byte) (spans []span, ok bool) {
 				return nil, false
 			}
 		}
+		// A value is masked when it is under a sensitive key, or within a container
+		// that is.
+		isValue := top >= 0 && !(stack[top].object && stack[top].wantKey)
+		masked := isValue && (stack[top].masked || (stack[top].object && sensitiveKeys[key]))
 		if d, isDelim := tok.(json.Delim); isDelim {
 			switch d {
 			case '{', '[':
-				stack = append(stack, frame{object: d == '{', wantKey: d == '{'})
+				stack = append(stack, frame{object: d == '{', wantKey: d == '{', masked: masked})
 			default:
 				if stack = stack[:top]; top > 0 && stack[top-1].object {
 					stack[top-1].wantKey = true
@@ -174,19 +184,23 @@ func sensitiveSpans(body []byte) (spans []span, ok bool) {
 			}
 			continue
 		}
-		if top < 0 || !stack[top].object {
-			continue // a scalar in an array, or the whole body
-		}
-		if stack[top].wantKey {
-			key, _ = tok.(string)
-			stack[top].wantKey = false
+		if !isValue {
+			if top >= 0 { // a key
+				key, _ = tok.(string)
+				stack[top].wantKey = false
+			}
 			continue
 		}
-		stack[top].wantKey = true
-		if _, isBool := tok.(bool); sensitiveKeys[key] && tok != nil && !isBool {
-			end := int(dec.InputOffset())
-			start := end - len(bytes.TrimLeft(body[before:end], " \t\r\n:,"))
-			spans = append(spans, span{start, end})
+		if stack[top].object {
+			stack[top].wantKey = true
+		}
+		switch tok.(type) {
+		case string, json.Number, float64:
+			if masked {
+				end := int(dec.InputOffset())
+				start := end - len(bytes.TrimLeft(body[before:end], " \t\r\n:,"))
+				spans = append(spans, span{start, end})
+			}
 		}
 	}
 }

@@ -56,11 +56,13 @@ func TestMaskBodyKeepsTheBodyButItsSecrets(t *testing.T) {
 		{"a number as a JSON number", `{"account_number":123456789012}`, `{"account_number":"********9012"}`},
 		{"bank and ACH accounts", `{"bank_account":{"account_number":"000123456789","routing_number":"110000000"},"x":[{"ach_account_number":"000987654321"}]}`,
 			`{"bank_account":{"account_number":"********6789","routing_number":"110000000"},"x":[{"ach_account_number":"********4321"}]}`},
-		{"a key named like a secret, but an object", `{"number":{"a":1},"b":"number"}`, `{"number":{"a":1},"b":"number"}`},
+		{"a container under a sensitive key: everything in it", `{"number":["4242424242424242",{"x":"123"}],"b":"number"}`, `{"number":["************4242",{"x":"***"}],"b":"number"}`},
 		{"null and booleans untouched", `{"number":null,"verification":true}`, `{"number":null,"verification":true}`},
 		{"values of other keys untouched", `{"quote_id":"4242424242424242"}`, `{"quote_id":"4242424242424242"}`},
-		{"not JSON: long digit runs masked", `card=4242424242424242&cvc=123`, `card=************4242&cvc=123`},
-		{"JSON then junk: treated as not JSON", `{"number":"1"} 4242424242424242`, `{"number":"1"} ************4242`},
+		{"not JSON: every digit masked", `card=4242 4242 4242 4242&cvc=123`, `card=**** **** **** ****&cvc=***`},
+		{"JSON cut short: every digit masked", `{"card":{"number":"4242 4242 4242 4242","verification":"123"}},`, `{"card":{"number":"**** **** **** ****","verification":"***"}},`},
+		{"JSON then junk: treated as not JSON", `{"number":"1"} 4242424242424242`, `{"number":"*"} ****************`},
+		{"keys are never masked", `{"number":{"number":"12"}}`, `{"number":{"number":"**"}}`},
 		{"empty", ``, ``},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
