@@ -30,7 +30,8 @@ var (
 	// request may have reached the server: the record may exist. Check before trying
 	// again; the SDK never resends such a call.
 	ErrOutcomeUnknown = errors.New("insurance: outcome unknown, check before trying again")
-	// ErrResponseTooLarge reports a 2xx body over 16 MiB; it is refused, not read.
+	// ErrResponseTooLarge reports a 2xx body over 16 MiB: refused unread when its
+	// Content-Length says so, cut at 16 MiB (and kept in RequestError.Body) otherwise.
 	ErrResponseTooLarge = pipeline.ErrResponseTooLarge
 )
 

@@ -287,7 +287,9 @@ func NewServer(opts ...Option) *Server {
 	return s
 }
 
-// Close shuts the sandbox down and blocks until its requests have finished.
+// Close shuts a listening sandbox down and blocks until its requests have finished.
+// In memory there is nothing to shut down: Close does nothing, and the sandbox answers
+// as long as a client holds it.
 func (s *Server) Close() {
 	if s.listener != nil {
 		s.listener.Close()
@@ -315,7 +317,9 @@ func (s *Server) Client(opts ...insurance.Option) *insurance.Client {
 
 // HTTPClient returns an *http.Client that reaches the sandbox, for code that calls
 // the interface without the SDK: through the in-memory transport with InMemory, over
-// loopback otherwise.
+// loopback otherwise. In memory, an *insurance.Client of your own built on it also
+// needs insurance.WithInsecureHTTP, as URL is plain http to a host that is not
+// loopback (and never reached); Client does that for you.
 func (s *Server) HTTPClient() *http.Client {
 	if s.memory != nil {
 		return s.memory

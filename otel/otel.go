@@ -46,6 +46,10 @@
 //	invalid_response     a 2xx body that could not be read or decoded
 //	_OTHER               anything else
 //
+// A call whose context ends while the SDK waits to retry an answer (a 503, say) keeps
+// that answer (insurance.RequestError.LastAnswer): its error.type is the answer's
+// status, the failure the service reported; the deadline shows in the span's duration.
+//
 // Whether a purchase may have happened is not a kind of error but a property of a
 // failure (a timeout or a 503 may leave it unknown, a 402 never does): it is
 // insurance.outcome_unknown, true when the error matches insurance.ErrOutcomeUnknown.

@@ -210,7 +210,7 @@ func TestCheckoutSecretExpires(t *testing.T) {
 	assert.NotEmpty(t, policyID)
 
 	_, err = seller.FinishCheckout(ctx, secret, quote.QuoteID, insurancetest.TokenOK)
-	assert.Error(t, err, "bought once: the quote is gone")
+	assert.ErrorIs(t, err, insurance.ErrQuoteUnavailable, "bought once: the quote is gone")
 }
 
 // Two 503s on a quote: the SDK waits and retries, the service sees a quote. With

@@ -18,6 +18,7 @@ import (
 	"net"
 	"net/http"
 	"os"
+	"strconv"
 	"strings"
 	"time"
 
@@ -87,7 +88,8 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 // it, and, last, how to stop it.
 func printStartup(out io.Writer, sb *sandbox.Sandbox, addr net.Addr, origins []string) {
 	fmt.Fprintf(out, "insurance sandbox listening\n")
-	fmt.Fprintf(out, "INSURANCE_BASE_URL=http://%s\n", addr)
+	base := "http://" + reachable(addr)
+	fmt.Fprintf(out, "INSURANCE_BASE_URL=%s\n", base)
 	fmt.Fprintf(out, "INSURANCE_CLIENT_ID=%s\n", sb.ClientID())
 	fmt.Fprintf(out, "INSURANCE_CLIENT_SECRET=%s\n", sb.ClientSecret())
 	fmt.Fprintf(out, "test cards: %s ok, %s declined; tokens: %s ok, %s declined\n",
@@ -97,7 +99,7 @@ func printStartup(out io.Writer, sb *sandbox.Sandbox, addr net.Addr, origins []s
 		fmt.Fprintf(out, "  %-5s %-26s %s\n", r.Method, r.Path, r.Auth)
 	}
 	fmt.Fprintf(out, "sandbox controls (Basic auth): %s\n", strings.Join(sandbox.Controls, ", "))
-	fmt.Fprintf(out, "OpenAPI document: http://%s%s\n", addr, sandbox.OpenAPIPath)
+	fmt.Fprintf(out, "OpenAPI document: %s%s\n", base, sandbox.OpenAPIPath)
 	if len(origins) > 0 {
 		fmt.Fprintf(out, "pages on %s may call the browser endpoints\n", strings.Join(origins, ", "))
 	}
@@ -105,4 +107,13 @@ func printStartup(out io.Writer, sb *sandbox.Sandbox, addr net.Addr, origins []s
 	// the server's own.
 	pid := os.Getpid()
 	fmt.Fprintf(out, "pid %d: stop with Ctrl-C or kill %d\n", pid, pid)
+}
+
+// reachable is the address to give clients: listening on every interface (-addr
+// :8080), the sandbox is reached on localhost, which the SDK takes as loopback.
+func reachable(addr net.Addr) string {
+	if tcp, ok := addr.(*net.TCPAddr); ok && tcp.IP.IsUnspecified() {
+		return net.JoinHostPort("localhost", strconv.Itoa(tcp.Port))
+	}
+	return addr.String()
 }

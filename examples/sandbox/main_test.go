@@ -132,3 +132,18 @@ func TestAllowOriginRefusesWhatIsNotAnOrigin(t *testing.T) {
 	err := run(t.Context(), []string{"-allow-origin", "127.0.0.1:8090"}, io.Discard)
 	assert.ErrorContains(t, err, "want an origin such as http://127.0.0.1:8090")
 }
+
+// Listening on every interface, the sandbox prints a base URL the SDK accepts.
+func TestAllInterfacesPrintLocalhost(t *testing.T) {
+	startup, stop := start(t, "-addr", ":0")
+	var base string
+	for _, line := range startup {
+		if v, ok := strings.CutPrefix(line, insurance.EnvBaseURL+"="); ok {
+			base = v
+		}
+	}
+	assert.True(t, strings.HasPrefix(base, "http://localhost:"), base)
+	_, err := insurance.NewClient(base)
+	assert.NoError(t, err)
+	assert.NoError(t, stop())
+}

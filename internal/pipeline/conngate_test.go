@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"sync/atomic"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/stretchr/testify/assert"
@@ -37,57 +38,65 @@ func request(t *testing.T, ctx context.Context) *http.Request {
 
 // TestConnGate: until the gate opens, one attempt at a time goes out; one waiting
 // ends with its context, sending nothing; a failed attempt hands the turn on; once
-// open, attempts go out together.
+// open, attempts go out together. In a synctest bubble, synctest.Wait shows what is
+// blocked, without guessing how long to sleep.
 func TestConnGate(t *testing.T) {
-	g := newConnGate(time.Hour)
-	failing := &blockingTransport{release: make(chan struct{}), err: errors.New("dial failed")}
-	ok := &blockingTransport{release: make(chan struct{})}
-	close(ok.release)
+	synctest.Test(t, func(t *testing.T) {
+		g := newConnGate(time.Hour)
+		failing := &blockingTransport{release: make(chan struct{}), err: errors.New("dial failed")}
+		ok := &blockingTransport{release: make(chan struct{})}
+		close(ok.release)
 
-	first := make(chan error, 1)
-	go func() { _, err := g.roundTrip(failing, request(t, context.Background())); first <- err }()
-	require.Eventually(t, func() bool { return failing.entered.Load() == 1 }, time.Second, time.Millisecond)
+		first := make(chan error, 1)
+		go func() { _, err := g.roundTrip(failing, request(t, context.Background())); first <- err }()
+		synctest.Wait()
+		require.EqualValues(t, 1, failing.entered.Load())
 
-	ctx, cancel := context.WithCancel(context.Background())
-	waiting := make(chan error, 1)
-	go func() { _, err := g.roundTrip(ok, request(t, ctx)); waiting <- err }()
-	second := make(chan error, 1)
-	go func() { _, err := g.roundTrip(ok, request(t, context.Background())); second <- err }()
-	time.Sleep(20 * time.Millisecond)
-	assert.Zero(t, ok.entered.Load(), "one attempt at a time before the first connection")
+		ctx, cancel := context.WithCancel(context.Background())
+		waiting := make(chan error, 1)
+		go func() { _, err := g.roundTrip(ok, request(t, ctx)); waiting <- err }()
+		second := make(chan error, 1)
+		go func() { _, err := g.roundTrip(ok, request(t, context.Background())); second <- err }()
+		synctest.Wait()
+		assert.Zero(t, ok.entered.Load(), "one attempt at a time before the first connection")
 
-	cancel()
-	assert.ErrorIs(t, <-waiting, context.Canceled)
-	assert.Zero(t, ok.entered.Load(), "a cancelled wait sends nothing")
+		cancel()
+		assert.ErrorIs(t, <-waiting, context.Canceled)
+		assert.Zero(t, ok.entered.Load(), "a cancelled wait sends nothing")
 
-	close(failing.release) // the first attempt fails: the next one takes the turn
-	assert.Error(t, <-first)
-	assert.NoError(t, <-second)
-	assert.EqualValues(t, 1, ok.entered.Load())
+		close(failing.release) // the first attempt fails: the next one takes the turn
+		assert.Error(t, <-first)
+		assert.NoError(t, <-second)
+		assert.EqualValues(t, 1, ok.entered.Load())
 
-	g.open()
-	held := &blockingTransport{release: make(chan struct{})}
-	for range 3 {
-		go func() { _, _ = g.roundTrip(held, request(t, context.Background())) }()
-	}
-	assert.Eventually(t, func() bool { return held.entered.Load() == 3 }, time.Second, time.Millisecond, "open: no waiting")
-	close(held.release)
+		g.open()
+		held := &blockingTransport{release: make(chan struct{})}
+		for range 3 {
+			go func() { _, _ = g.roundTrip(held, request(t, context.Background())) }()
+		}
+		synctest.Wait()
+		assert.EqualValues(t, 3, held.entered.Load(), "open: no waiting")
+		close(held.release)
+	})
 }
 
 // TestConnGateWaitIsBounded: an attempt waits for another's connection at most
 // maxWait, then goes out on its own.
 func TestConnGateWaitIsBounded(t *testing.T) {
-	g := newConnGate(50 * time.Millisecond)
-	stuck := &blockingTransport{release: make(chan struct{})}
-	defer close(stuck.release)
-	go func() { _, _ = g.roundTrip(stuck, request(t, context.Background())) }()
-	require.Eventually(t, func() bool { return stuck.entered.Load() == 1 }, time.Second, time.Millisecond)
+	synctest.Test(t, func(t *testing.T) {
+		g := newConnGate(50 * time.Millisecond)
+		stuck := &blockingTransport{release: make(chan struct{})}
+		defer close(stuck.release)
+		go func() { _, _ = g.roundTrip(stuck, request(t, context.Background())) }()
+		synctest.Wait()
+		require.EqualValues(t, 1, stuck.entered.Load())
 
-	ok := &blockingTransport{release: make(chan struct{})}
-	close(ok.release)
-	start := time.Now()
-	_, err := g.roundTrip(ok, request(t, context.Background()))
-	require.NoError(t, err)
-	assert.GreaterOrEqual(t, time.Since(start), 50*time.Millisecond, "waited for the connecting attempt")
-	assert.EqualValues(t, 1, ok.entered.Load(), "then went out on its own")
+		ok := &blockingTransport{release: make(chan struct{})}
+		close(ok.release)
+		start := time.Now()
+		_, err := g.roundTrip(ok, request(t, context.Background()))
+		require.NoError(t, err)
+		assert.Equal(t, 50*time.Millisecond, time.Since(start), "waited for the connecting attempt, no longer")
+		assert.EqualValues(t, 1, ok.entered.Load(), "then went out on its own")
+	})
 }

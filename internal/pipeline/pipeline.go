@@ -116,7 +116,7 @@ type Pipeline struct {
 	retryWaitMin   time.Duration
 	retryWaitMax   time.Duration
 	maxRetryAfter  time.Duration
-	attemptTimeout time.Duration
+	attemptTimeout time.Duration // WithAttemptTimeout, when it is the bound of an attempt
 	attempts       *attemptTransport
 	retrying       *retryablehttp.Client
 }
@@ -148,13 +148,12 @@ func New(cfg Config) *Pipeline {
 		}
 	}
 	p := &Pipeline{
-		baseURL:        cfg.BaseURL,
-		userAgent:      cfg.UserAgent,
-		maxRetries:     cfg.MaxRetries,
-		retryWaitMin:   cfg.RetryWaitMin,
-		retryWaitMax:   cfg.RetryWaitMax,
-		maxRetryAfter:  cfg.MaxRetryAfter,
-		attemptTimeout: cfg.AttemptTimeout,
+		baseURL:       cfg.BaseURL,
+		userAgent:     cfg.UserAgent,
+		maxRetries:    cfg.MaxRetries,
+		retryWaitMin:  cfg.RetryWaitMin,
+		retryWaitMax:  cfg.RetryWaitMax,
+		maxRetryAfter: cfg.MaxRetryAfter,
 		attempts: &attemptTransport{
 			shared: shared, records: records, traced: traced,
 			sharedGate: sharedGate, recordsGate: recordsGate,
@@ -164,6 +163,7 @@ func New(cfg Config) *Pipeline {
 	timeout := hc.Timeout
 	if cfg.AttemptTimeout > 0 && (timeout == 0 || cfg.AttemptTimeout < timeout) {
 		timeout = cfg.AttemptTimeout
+		p.attemptTimeout = timeout // named in the error of an attempt it ends
 	}
 	p.retrying = &retryablehttp.Client{
 		HTTPClient: &http.Client{

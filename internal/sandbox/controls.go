@@ -108,19 +108,20 @@ func (s *Sandbox) control(r *http.Request) (int, any, error) {
 		}
 		return http.StatusCreated, req, nil
 	case "GET /sandbox/requests":
-		var out []loggedRequest
-		for _, q := range s.Requests() {
+		logged := s.Requests()
+		out := make([]loggedRequest, 0, len(logged))
+		for _, q := range logged {
 			out = append(out, loggedRequest{q.Method, q.Path, q.Auth, q.Header, string(q.Body), q.StatusCode, q.ReceivedAt})
 		}
-		return http.StatusOK, map[string]any{"requests": orEmpty(out)}, nil
+		return http.StatusOK, map[string]any{"requests": out}, nil
 	case "GET /sandbox/policies":
-		return http.StatusOK, map[string]any{"policies": orEmpty(s.Policies())}, nil
+		return http.StatusOK, map[string]any{"policies": s.Policies()}, nil
 	case "GET /sandbox/quotes":
-		return http.StatusOK, map[string]any{"quotes": orEmpty(s.Quotes())}, nil
+		return http.StatusOK, map[string]any{"quotes": s.Quotes()}, nil
 	case "GET /sandbox/partners":
-		return http.StatusOK, map[string]any{"partners": orEmpty(s.Partners())}, nil
+		return http.StatusOK, map[string]any{"partners": s.Partners()}, nil
 	case "GET /sandbox/events":
-		return http.StatusOK, map[string]any{"events": orEmpty(s.Events())}, nil
+		return http.StatusOK, map[string]any{"events": s.Events()}, nil
 	case "POST /sandbox/clock":
 		var req struct {
 			Advance string `json:"advance"`
@@ -151,12 +152,4 @@ func decodeStrict(body []byte, v any) error {
 		return badRequest("invalid_json", "invalid request body: %v", err)
 	}
 	return nil
-}
-
-// orEmpty makes a nil list encode as [], not null.
-func orEmpty[T any](list []T) []T {
-	if list == nil {
-		return []T{}
-	}
-	return list
 }

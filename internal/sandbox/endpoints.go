@@ -141,6 +141,25 @@ type event struct {
 	Attributes                eventAttributes     `json:"attributes"`
 }
 
+// partner is a stored partner; it is also the body of the onboarding answer, which
+// leaves out the optional fields the request left out.
+type partner struct {
+	ID                               string `json:"id"`
+	Status                           string `json:"status"`
+	Type                             string `json:"type"`
+	EntityName                       string `json:"entity_name"`
+	AdministrativeEmailAddress       string `json:"administrative_email_address"`
+	BillingEmailAddress              string `json:"billing_email_address,omitempty"`
+	Address                          string `json:"address,omitempty"`
+	City                             string `json:"city,omitempty"`
+	State                            string `json:"state,omitempty"`
+	PostalCode                       string `json:"postal_code,omitempty"`
+	Country                          string `json:"country"`
+	Website                          string `json:"website"`
+	TravelRetailerOnboardingURL      string `json:"travel_retailer_onboarding_url,omitempty"`
+	TravelRetailerOnboardingComplete bool   `json:"travel_retailer_onboarding_complete"`
+}
+
 type eventAttributes struct {
 	RoomBlockProtection struct {
 		Rate      float64 `json:"rate"`
@@ -436,32 +455,19 @@ func (s *Sandbox) onboardPartner(body []byte, _ string) (int, any, error) {
 			return 0, nil, err
 		}
 	}
-	id := uuid.New().String()
-	partner := map[string]any{
-		"id":                                  id,
-		"status":                              partnerStatusPendingOnboarding,
-		"type":                                partnerTypeLimited,
-		"entity_name":                         req.EntityName,
-		"administrative_email_address":        req.AdministrativeEmailAddress,
-		"country":                             req.Country,
-		"website":                             req.Website,
-		"travel_retailer_onboarding_complete": false,
-	}
-	for k, v := range map[string]string{
-		"billing_email_address": req.BillingEmailAddress, "address": req.Address,
-		"city": req.City, "state": req.State, "postal_code": req.PostalCode,
-	} {
-		if v != "" {
-			partner[k] = v
-		}
+	p := &partner{
+		ID: uuid.New().String(), Status: partnerStatusPendingOnboarding, Type: partnerTypeLimited,
+		EntityName: req.EntityName, AdministrativeEmailAddress: req.AdministrativeEmailAddress,
+		BillingEmailAddress: req.BillingEmailAddress, Address: req.Address, City: req.City,
+		State: req.State, PostalCode: req.PostalCode, Country: req.Country, Website: req.Website,
 	}
 	if req.TravelRetailer {
-		partner["travel_retailer_onboarding_url"] = partnerOnboardingURL + id
+		p.TravelRetailerOnboardingURL = partnerOnboardingURL + p.ID
 	}
 	s.mu.Lock()
-	s.partners.put(id, partner)
+	s.partners.put(p.ID, p)
 	s.mu.Unlock()
-	return http.StatusCreated, partner, nil
+	return http.StatusCreated, p, nil
 }
 
 func (s *Sandbox) createEvent(body []byte, _ string) (int, any, error) {
@@ -516,9 +522,9 @@ func (s *Sandbox) MarkPurchased(quoteID string) error {
 	q, ok := s.quotes.get(quoteID)
 	switch {
 	case !ok:
-		return fmt.Errorf("sandbox: no quote %q", quoteID)
+		return fmt.Errorf("insurancetest: no quote %q", quoteID)
 	case q.PolicyID != "":
-		return errors.New("sandbox: quote " + quoteID + " is already purchased")
+		return errors.New("insurancetest: quote " + quoteID + " is already purchased")
 	}
 	s.issuePolicy(q)
 	return nil

@@ -1,7 +1,5 @@
 package sandbox
 
-import "fmt"
-
 // What the sandbox holds, for tests to assert on. Each list is oldest first.
 
 // Partner is an onboarded partner.
@@ -40,10 +38,9 @@ func (s *Sandbox) Quotes() []Quote {
 func (s *Sandbox) Partners() []Partner {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	var out []Partner
+	out := make([]Partner, 0, len(s.partners.order))
 	for _, p := range s.partners.all() {
-		field := func(k string) string { return fmt.Sprint(p[k]) }
-		out = append(out, Partner{field("id"), field("entity_name"), field("administrative_email_address"), field("country"), field("status"), field("type")})
+		out = append(out, Partner{p.ID, p.EntityName, p.AdministrativeEmailAddress, p.Country, p.Status, p.Type})
 	}
 	return out
 }
@@ -52,7 +49,7 @@ func (s *Sandbox) Partners() []Partner {
 func (s *Sandbox) Events() []Event {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	var out []Event
+	out := make([]Event, 0, len(s.events.order))
 	for _, e := range s.events.all() {
 		out = append(out, Event{e.ID, e.EventName, e.EventStartDate, e.EventEndDate})
 	}

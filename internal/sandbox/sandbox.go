@@ -77,7 +77,7 @@ type Sandbox struct {
 	quotes   *store[*Quote]
 	policies *store[*Policy]
 	secrets  *store[customerSecret]
-	partners *store[map[string]any]
+	partners *store[*partner]
 	events   *store[*event]
 	log      []*Request
 	faults   map[string][]*injected // by route, "METHOD /path", in the order injected
@@ -138,7 +138,7 @@ func (s *Sandbox) Reset() {
 	s.quotes = newStore[*Quote](MaxRecords)
 	s.policies = newStore[*Policy](MaxRecords)
 	s.secrets = newStore[customerSecret](MaxRecords)
-	s.partners = newStore[map[string]any](MaxRecords)
+	s.partners = newStore[*partner](MaxRecords)
 	s.events = newStore[*event](MaxRecords)
 	s.log = nil
 	s.faults = map[string][]*injected{}
@@ -405,8 +405,6 @@ func (s *store[T]) put(id string, v T) {
 		s.order = s.order[1:]
 	}
 }
-
-func (s *store[T]) len() int { return len(s.items) }
 
 // all returns the items, oldest first.
 func (s *store[T]) all() []T {

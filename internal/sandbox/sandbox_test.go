@@ -13,7 +13,7 @@ func TestStoreForgetsTheOldestBeyondItsCap(t *testing.T) {
 	for i := range 5 {
 		s.put(fmt.Sprint(i), i)
 	}
-	assert.Equal(t, 3, s.len())
+	assert.Len(t, s.items, 3)
 	_, kept := s.get("0")
 	assert.False(t, kept)
 	v, kept := s.get("4")
@@ -21,7 +21,7 @@ func TestStoreForgetsTheOldestBeyondItsCap(t *testing.T) {
 	assert.Equal(t, 4, v)
 
 	s.put("4", 40) // an update is not a new record
-	assert.Equal(t, 3, s.len())
+	assert.Len(t, s.items, 3)
 	_, kept = s.get("2")
 	assert.True(t, kept)
 }
@@ -31,7 +31,7 @@ func TestQuotesAreCapped(t *testing.T) {
 	for range MaxRecords + 50 {
 		sb.NewTuitionQuote("ada@example.com")
 	}
-	assert.Equal(t, MaxRecords, sb.quotes.len())
+	assert.Len(t, sb.quotes.items, MaxRecords)
 }
 
 func TestLuhn(t *testing.T) {
