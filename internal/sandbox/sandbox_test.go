@@ -59,6 +59,8 @@ func TestMaskBodyKeepsTheBodyButItsSecrets(t *testing.T) {
 		{"a container under a sensitive key: everything in it", `{"number":["4242424242424242",{"x":"123"}],"b":"number"}`, `{"number":["************4242",{"x":"***"}],"b":"number"}`},
 		{"null and booleans untouched", `{"number":null,"verification":true}`, `{"number":null,"verification":true}`},
 		{"values of other keys untouched", `{"quote_id":"4242424242424242"}`, `{"quote_id":"4242424242424242"}`},
+		{"no sensitive key: the body as sent", `{"customer":{"email_address":"a@b.example"},"trip_cost":2500}`, `{"customer":{"email_address":"a@b.example"},"trip_cost":2500}`},
+		{"a sensitive key spelt with an escape", `{"numb\u0065r":"4242424242424242"}`, `{"numb\u0065r":"************4242"}`},
 		{"not JSON: every digit masked", `card=4242 4242 4242 4242&cvc=123`, `card=**** **** **** ****&cvc=***`},
 		{"JSON cut short: every digit masked", `{"card":{"number":"4242 4242 4242 4242","verification":"123"}},`, `{"card":{"number":"**** **** **** ****","verification":"***"}},`},
 		{"JSON then junk: treated as not JSON", `{"number":"1"} 4242424242424242`, `{"number":"*"} ****************`},
