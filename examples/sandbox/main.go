@@ -98,7 +98,7 @@ func printStartup(out io.Writer, sb *sandbox.Sandbox, addr net.Addr, origins []s
 	for _, r := range sandbox.Routes() {
 		fmt.Fprintf(out, "  %-5s %-26s %s\n", r.Method, r.Path, r.Auth)
 	}
-	fmt.Fprintf(out, "sandbox controls (Basic auth): %s\n", strings.Join(sandbox.Controls, ", "))
+	fmt.Fprintf(out, "sandbox controls (Basic auth): %s\n", strings.Join(sandbox.Controls(), ", "))
 	fmt.Fprintf(out, "OpenAPI document: %s%s\n", base, sandbox.OpenAPIPath)
 	if len(origins) > 0 {
 		fmt.Fprintf(out, "pages on %s may call the browser endpoints\n", strings.Join(origins, ", "))

@@ -161,8 +161,18 @@ func requiredDay(field, value string) (time.Time, error) {
 }
 
 // decode reads a JSON request body into v with messages a developer can act on.
-func decode(body []byte, v any) error {
+// Unknown fields are ignored, as a service would.
+func decode(body []byte, v any) error { return decodeJSON(body, v, false) }
+
+// decodeStrict is decode refusing unknown fields: a misspelt control field is a 400,
+// not a silent no-op.
+func decodeStrict(body []byte, v any) error { return decodeJSON(body, v, true) }
+
+func decodeJSON(body []byte, v any, strict bool) error {
 	dec := json.NewDecoder(bytes.NewReader(body))
+	if strict {
+		dec.DisallowUnknownFields()
+	}
 	err := dec.Decode(v)
 	if err == nil && dec.More() {
 		err = errors.New("trailing data after the JSON object")
