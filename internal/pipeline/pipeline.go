@@ -117,15 +117,22 @@ type Pipeline struct {
 	retryWaitMax   time.Duration
 	maxRetryAfter  time.Duration
 	attemptTimeout time.Duration // WithAttemptTimeout, when it is the bound of an attempt
-	attempts       *attemptTransport
-	retrying       *retryablehttp.Client
+	// traced is true when the transport reports the connections an attempt obtains (an
+	// *http.Transport): an attempt that obtained none provably sent nothing.
+	traced        bool
+	shared        http.RoundTripper // idempotent requests
+	records       http.RoundTripper // CreatesRecord requests: connections idle only briefly
+	logger        *slog.Logger
+	beforeAttempt func(context.Context, int, http.Header)
+	// retrying runs the attempts of each Class on that class's pool.
+	retrying [2]*retryablehttp.Client
 }
 
-// New builds a Pipeline. go-retryablehttp runs the attempts, rewinds the body (through
-// the PrepareRetry hook) and reads the final answer; every policy of its own is
-// replaced: its retry policy resends POSTs, its backoff trusts any Retry-After and
-// sleeps past deadlines, its error handler drops the last answer, its logger prints
-// URLs, and it empties the idle pool after any failure.
+// New builds a Pipeline. go-retryablehttp runs the attempts, asking checkRetry after
+// each and prepareRetry before each retry; every policy of its own is replaced: its
+// retry policy resends POSTs, its backoff trusts any Retry-After and sleeps past
+// deadlines, its error handler drops the last answer, its logger prints URLs, and it
+// empties the idle pool after any failure.
 func New(cfg Config) *Pipeline {
 	hc := cfg.HTTPClient
 	if hc == nil {
@@ -135,17 +142,13 @@ func New(cfg Config) *Pipeline {
 	if shared == nil {
 		shared = http.DefaultTransport
 	}
+	// Only an *http.Transport reports connections, and only it can be copied with a
+	// shorter idle bound; any other RoundTripper carries every request as it is.
+	transport, traced := shared.(*http.Transport)
+	separate := traced && cfg.RecordIdleTimeout > 0
 	records := shared
-	if cfg.RecordIdleTimeout > 0 {
-		records = boundIdle(shared, cfg.RecordIdleTimeout)
-	}
-	_, traced := shared.(*http.Transport)
-	var sharedGate, recordsGate *connGate
-	if traced && strings.HasPrefix(cfg.BaseURL, "https://") {
-		sharedGate, recordsGate = newConnGate(maxGateWait), newConnGate(maxGateWait)
-		if records == shared {
-			recordsGate = sharedGate
-		}
+	if separate {
+		records = boundIdle(transport, cfg.RecordIdleTimeout)
 	}
 	p := &Pipeline{
 		baseURL:       cfg.BaseURL,
@@ -154,44 +157,49 @@ func New(cfg Config) *Pipeline {
 		retryWaitMin:  cfg.RetryWaitMin,
 		retryWaitMax:  cfg.RetryWaitMax,
 		maxRetryAfter: cfg.MaxRetryAfter,
-		attempts: &attemptTransport{
-			shared: shared, records: records, traced: traced,
-			sharedGate: sharedGate, recordsGate: recordsGate,
-			logger: cfg.Logger, before: cfg.BeforeAttempt,
-		},
+		traced:        traced,
+		shared:        shared,
+		records:       records,
+		logger:        cfg.Logger,
+		beforeAttempt: cfg.BeforeAttempt,
 	}
 	timeout := hc.Timeout
 	if cfg.AttemptTimeout > 0 && (timeout == 0 || cfg.AttemptTimeout < timeout) {
 		timeout = cfg.AttemptTimeout
 		p.attemptTimeout = timeout // named in the error of an attempt it ends
 	}
-	p.retrying = &retryablehttp.Client{
-		HTTPClient: &http.Client{
-			// attemptTransport does not expose CloseIdleConnections, so a failed call
-			// does not tear down the connections other goroutines are reusing.
-			Transport:     p.attempts,
-			CheckRedirect: refuseRedirect,
-			Jar:           hc.Jar,
-			Timeout:       timeout, // per attempt: net/http applies it to each Do
-		},
-		RetryMax:     cfg.MaxRetries,
-		CheckRetry:   p.checkRetry,
-		Backoff:      func(time.Duration, time.Duration, int, *http.Response) time.Duration { return 0 }, // checkRetry waits
-		ErrorHandler: retryablehttp.PassthroughErrorHandler,
-		PrepareRetry: rewindBody,
+	gated := traced && strings.HasPrefix(cfg.BaseURL, "https://") // see connGate
+	newClient := func(pool http.RoundTripper) *retryablehttp.Client {
+		t := poolTransport{pool: pool}
+		if gated {
+			t.gate = newConnGate(maxGateWait)
+		}
+		return &retryablehttp.Client{
+			HTTPClient: &http.Client{
+				Transport:     t,
+				CheckRedirect: refuseRedirect,
+				Jar:           hc.Jar,
+				Timeout:       timeout, // per attempt: net/http applies it to each Do
+			},
+			RetryMax:     cfg.MaxRetries,
+			CheckRetry:   p.checkRetry,
+			Backoff:      func(time.Duration, time.Duration, int, *http.Response) time.Duration { return 0 }, // checkRetry waits
+			ErrorHandler: retryablehttp.PassthroughErrorHandler,
+			PrepareRetry: p.prepareRetry,
+		}
+	}
+	p.retrying[Idempotent] = newClient(shared)
+	p.retrying[CreatesRecord] = p.retrying[Idempotent]
+	if separate {
+		p.retrying[CreatesRecord] = newClient(records)
 	}
 	return p
 }
 
-// boundIdle returns a copy of rt whose idle connections are closed after d, so that a
+// boundIdle returns a copy of t whose idle connections are closed after d, so that a
 // request never rides a connection a server or proxy is about to close: closed as the
-// request goes out, it leaves the request's fate unknown. Only an *http.Transport can
-// be copied; any other RoundTripper is used as it is.
-func boundIdle(rt http.RoundTripper, d time.Duration) http.RoundTripper {
-	t, ok := rt.(*http.Transport)
-	if !ok {
-		return rt
-	}
+// request goes out, it leaves the request's fate unknown.
+func boundIdle(t *http.Transport, d time.Duration) *http.Transport {
 	bounded := t.Clone()
 	if bounded.IdleConnTimeout == 0 || bounded.IdleConnTimeout > d {
 		bounded.IdleConnTimeout = d
@@ -225,7 +233,7 @@ func NewTransport() *http.Transport {
 
 // CloseIdleConnections closes the idle connections of both pools.
 func (p *Pipeline) CloseIdleConnections() {
-	for _, rt := range []http.RoundTripper{p.attempts.shared, p.attempts.records} {
+	for _, rt := range []http.RoundTripper{p.shared, p.records} {
 		if c, ok := rt.(interface{ CloseIdleConnections() }); ok {
 			c.CloseIdleConnections()
 		}
@@ -246,10 +254,12 @@ func (p *Pipeline) Send(ctx context.Context, r Request) (Response, error) {
 		body = encoded
 	}
 
+	retrying := p.retrying[r.Class]
 	st := &callState{Context: ctx, class: r.Class, method: r.Method, path: r.Path}
-	_, st.gate = p.attempts.pool(r.Class)
+	st.gate = retrying.HTTPClient.Transport.(poolTransport).gate
+	st.logs = p.logger != nil && p.logger.Enabled(ctx, slog.LevelDebug)
 	var reqCtx context.Context = st
-	if p.attempts.traced {
+	if p.traced {
 		st.trace.GotConn = st.gotConn
 		reqCtx = httptrace.WithClientTrace(st, &st.trace)
 	}
@@ -257,10 +267,8 @@ func (p *Pipeline) Send(ctx context.Context, r Request) (Response, error) {
 	if err != nil {
 		return Response{}, &Error{Err: fmt.Errorf("building request: %w", err)}
 	}
-	// Called on the answer retryablehttp will not retry on status alone.
-	req.SetResponseHandler(st.readBody)
-
-	resp, err := p.retrying.Do(req)
+	p.startAttempt(st, req.Request)
+	resp, err := retrying.Do(req)
 	if err != nil {
 		err = unwrapURLError(err)
 		if p.attemptTimeout > 0 && ctx.Err() == nil && errors.Is(err, context.DeadlineExceeded) {
@@ -280,7 +288,7 @@ func (p *Pipeline) Send(ctx context.Context, r Request) (Response, error) {
 
 // newRequest builds the request with net/http, which keeps the body rewindable
 // through GetBody, and wraps it for retryablehttp as it is: its own constructors would
-// copy the body into closures of their own. rewindBody rewinds it for each retry.
+// copy the body into closures of their own. prepareRetry rewinds it for each retry.
 func (p *Pipeline) newRequest(ctx context.Context, r Request, body []byte) (*retryablehttp.Request, error) {
 	var reader io.Reader
 	if body != nil {
@@ -308,17 +316,65 @@ func (p *Pipeline) newRequest(ctx context.Context, r Request, body []byte) (*ret
 	return &retryablehttp.Request{Request: httpReq}, nil
 }
 
-// rewindBody gives a retry the body from its start again.
-func rewindBody(req *http.Request) error {
-	if req.GetBody == nil {
-		return nil
+// prepareRetry readies the copy of the request that retryablehttp sends next: the
+// body from its start again, and the attempt begun.
+func (p *Pipeline) prepareRetry(req *http.Request) error {
+	if req.GetBody != nil {
+		body, err := req.GetBody()
+		if err != nil {
+			return fmt.Errorf("rewinding request body: %w", err)
+		}
+		req.Body = body
 	}
-	body, err := req.GetBody()
-	if err != nil {
-		return fmt.Errorf("rewinding request body: %w", err)
+	if p.beforeAttempt != nil {
+		req.Header = req.Header.Clone() // the last attempt's may still be being written
 	}
-	req.Body = body
+	p.startAttempt(stateOf(req.Context()), req)
 	return nil
+}
+
+// startAttempt runs before each attempt goes out: the BeforeAttempt hook writes to
+// the attempt's header, and the attempt's connections are counted from zero.
+func (p *Pipeline) startAttempt(st *callState, req *http.Request) {
+	if p.beforeAttempt != nil {
+		p.beforeAttempt(req.Context(), st.attempts+1, req.Header)
+	}
+	st.conns.Store(0)
+	if st.logs {
+		st.attemptStart = time.Now()
+	}
+}
+
+// endAttempt accounts for the attempt that just ended: how many times it went on the
+// wire, and whether it may have reached the server. It logs it with method, path,
+// status, attempt and latency, never a header, a body or a query.
+func (p *Pipeline) endAttempt(st *callState, resp *http.Response, err error) {
+	conns := int(st.conns.Load())
+	st.attempts += max(1, conns)
+	switch {
+	case err == nil && resp.StatusCode == http.StatusTooManyRequests:
+		st.lastSent = false // refused unprocessed
+	case err != nil && (isDialError(err) || (p.traced && conns == 0)):
+		st.lastSent = false // no connection: nothing was written
+	default:
+		st.lastSent = true
+		st.mayHaveArrived = true
+	}
+	if !st.logs {
+		return
+	}
+	attrs := []slog.Attr{
+		slog.String("method", st.method),
+		slog.String("path", st.path),
+		slog.Int("attempt", st.attempts),
+		slog.Duration("latency", time.Since(st.attemptStart)),
+	}
+	if err != nil {
+		attrs = append(attrs, slog.String("error", unwrapURLError(err).Error()))
+	} else {
+		attrs = append(attrs, slog.Int("status", resp.StatusCode))
+	}
+	p.logger.LogAttrs(st, slog.LevelDebug, "insurance: http attempt", attrs...)
 }
 
 func isSuccess(status int) bool { return status >= 200 && status < 300 }
@@ -338,19 +394,18 @@ type callState struct {
 	context.Context
 	class          Class
 	method, path   string
-	attempts       int  // times the request went out, net/http's own resends included
-	retries        int  // retries decided so far
-	mayHaveArrived bool // some attempt may have reached the server
-	lastSent       bool // the last attempt may have reached the server
-	interrupted    error
+	attempts       int       // times the request went out, net/http's own resends included
+	retries        int       // retries decided so far
+	mayHaveArrived bool      // some attempt may have reached the server
+	lastSent       bool      // the last attempt may have reached the server
+	logs           bool      // attempts are logged
+	attemptStart   time.Time // when the attempt went out, if logged
 	trace          httptrace.ClientTrace
 	conns          atomic.Int32 // connections obtained during the current attempt
 	gate           *connGate    // the gate of the call's pool, if any
 
-	final   *http.Response // an answer checkRetry ended the call with, not to be retried
-	answer  *http.Response // the last answer read, whose body is body
-	body    []byte
-	bodyErr error
+	answer *http.Response // the last answer read, whose body is body
+	body   []byte
 }
 
 type callKey struct{}
@@ -377,34 +432,28 @@ func (st *callState) gotConn(httptrace.GotConnInfo) {
 	}
 }
 
-// readBody reads an answer's body, capped, and closes it; reading the same answer
-// again is a no-op. Only a 2xx body that cannot be read in full is an error: it is the
-// answer the caller needs.
+// readBody reads an answer's body, capped, and closes it. Only a 2xx body that cannot
+// be read in full is an error: it is the answer the caller needs.
 func (st *callState) readBody(resp *http.Response) error {
-	if resp == st.answer {
-		return st.bodyErr
-	}
 	defer resp.Body.Close()
-	st.answer, st.bodyErr = resp, nil
+	st.answer, st.body = resp, nil
 	if hasNoBody(resp) {
-		st.body = nil
 		return nil
 	}
 	limit := int64(MaxErrorBody)
 	if isSuccess(resp.StatusCode) {
 		limit = MaxSuccessBody
 		if resp.ContentLength > limit {
-			st.body, st.bodyErr = nil, ErrResponseTooLarge // refused without reading it
-			return st.bodyErr
+			return ErrResponseTooLarge // refused without reading it
 		}
 	}
 	body, err := readCapped(resp.Body, resp.ContentLength, limit)
 	st.body = body
 	resp.Body = http.NoBody
 	if isSuccess(resp.StatusCode) {
-		st.bodyErr = err // a short or capped error body is kept as it is
+		return err // a short or capped error body is kept as it is
 	}
-	return st.bodyErr
+	return nil
 }
 
 // readCapped reads at most limit bytes; more is ErrResponseTooLarge. A known length
@@ -429,39 +478,34 @@ func readCapped(r io.Reader, length, limit int64) ([]byte, error) {
 	return body, nil
 }
 
-// checkRetry is the whole retry policy: whether the answer (or failure) may be tried
-// again under the retry table of conventions.md, and after how long. It waits itself,
-// so that a wait that would outlast the context's deadline is not begun: the call
-// then ends at once with what it has. A context that ends during the wait ends the
-// call with the context's error.
+// checkRetry runs after each attempt. It accounts for the attempt, reads the answer's
+// body, and applies the whole retry policy: whether the answer (or failure) may be
+// tried again under the retry table of conventions.md, and after how long. It waits
+// itself, so that a wait that would outlast the context's deadline is not begun: the
+// call then ends at once with what it has. A context that ends during the wait ends
+// the call with the context's error. A 2xx body that could not be read ends the call
+// with that error, unless a retry follows.
 func (p *Pipeline) checkRetry(ctx context.Context, resp *http.Response, err error) (bool, error) {
 	st := stateOf(ctx)
-	if st.interrupted != nil {
-		return false, st.interrupted
-	}
-	if ctx.Err() != nil || !st.retryable(resp, err) || (resp != nil && resp == st.final) {
-		return false, nil // retryablehttp asks again after reading the answer: same decision
-	}
+	p.endAttempt(st, resp, err)
 	if resp != nil {
-		_ = st.readBody(resp) // kept: it is the answer if no retry follows
+		err = st.readBody(resp) // kept: it is the answer if no retry follows
 	}
-	if st.retries >= p.maxRetries {
-		return true, nil // retryablehttp ends the call with this answer
+	if ctx.Err() != nil || !st.retryable(resp, err) || st.retries >= p.maxRetries {
+		return false, err
 	}
 	wait := p.wait(st.retries, resp)
 	if deadline, ok := ctx.Deadline(); ok && !time.Now().Add(wait).Before(deadline) {
-		st.final = resp
-		return false, nil
+		return false, err
 	}
 	timer := time.NewTimer(wait)
 	defer timer.Stop()
 	select {
 	case <-ctx.Done():
-		st.interrupted = ctx.Err()
 		if err != nil {
-			st.interrupted = fmt.Errorf("%w while waiting to retry after: %v", ctx.Err(), unwrapURLError(err))
+			return false, fmt.Errorf("%w while waiting to retry after: %v", ctx.Err(), unwrapURLError(err))
 		}
-		return false, st.interrupted
+		return false, ctx.Err()
 	case <-timer.C:
 	}
 	st.retries++
@@ -470,7 +514,7 @@ func (p *Pipeline) checkRetry(ctx context.Context, resp *http.Response, err erro
 
 // retryable is the retry table of conventions.md for one attempt's outcome.
 func (st *callState) retryable(resp *http.Response, err error) bool {
-	if err != nil {
+	if err != nil { // no answer, or a 2xx whose body could not be read
 		if errors.Is(err, ErrResponseTooLarge) || isPermanent(err) {
 			return false
 		}
@@ -552,71 +596,20 @@ func refuseRedirect(*http.Request, []*http.Request) error {
 	return http.ErrUseLastResponse
 }
 
-// attemptTransport sends each attempt on the pool of its class, counts it, records
-// whether it may have reached the server, and logs it: method, path, status, attempt
-// and latency, never a header, a body or a query.
-type attemptTransport struct {
-	shared  http.RoundTripper // idempotent requests
-	records http.RoundTripper // CreatesRecord requests: connections idle only briefly
-	// traced is true when the transport reports connections (an *http.Transport): an
-	// attempt that obtained none provably sent nothing.
-	traced bool
-	// The gates of the two pools (one if they are the same); nil but over https.
-	sharedGate, recordsGate *connGate
-	logger                  *slog.Logger
-	before                  func(context.Context, int, http.Header)
-}
-
-// pool is the transport of a class's attempts, and its gate.
-func (t *attemptTransport) pool(class Class) (http.RoundTripper, *connGate) {
-	if class == CreatesRecord {
-		return t.records, t.recordsGate
-	}
-	return t.shared, t.sharedGate
+// poolTransport sends attempts on a pool, through the pool's gate if it has one. It
+// does not pass on CloseIdleConnections: retryablehttp calls it after every failed
+// call, which would tear down the connections other goroutines are reusing.
+type poolTransport struct {
+	pool http.RoundTripper
+	gate *connGate
 }
 
 // RoundTrip sends one attempt.
-func (t *attemptTransport) RoundTrip(req *http.Request) (*http.Response, error) {
-	st := stateOf(req.Context())
-	if st == nil {
-		return t.shared.RoundTrip(req)
+func (t poolTransport) RoundTrip(req *http.Request) (*http.Response, error) {
+	if t.gate == nil {
+		return t.pool.RoundTrip(req)
 	}
-	next, gate := t.pool(st.class)
-	if t.before != nil {
-		own := *req // the hook writes to a header of this attempt's own
-		own.Header = req.Header.Clone()
-		t.before(req.Context(), st.attempts+1, own.Header)
-		req = &own
-	}
-	st.conns.Store(0)
-	start := time.Now()
-	resp, err := gate.roundTrip(next, req)
-	conns := int(st.conns.Load())
-	st.attempts += max(1, conns)
-	switch {
-	case err == nil && resp.StatusCode == http.StatusTooManyRequests:
-		st.lastSent = false // refused unprocessed
-	case err != nil && (isDialError(err) || (t.traced && conns == 0)):
-		st.lastSent = false // no connection: nothing was written
-	default:
-		st.lastSent = true
-		st.mayHaveArrived = true
-	}
-	if t.logger != nil && t.logger.Enabled(req.Context(), slog.LevelDebug) {
-		attrs := []slog.Attr{
-			slog.String("method", st.method),
-			slog.String("path", st.path),
-			slog.Int("attempt", st.attempts),
-			slog.Duration("latency", time.Since(start)),
-		}
-		if err != nil {
-			attrs = append(attrs, slog.String("error", unwrapURLError(err).Error()))
-		} else {
-			attrs = append(attrs, slog.Int("status", resp.StatusCode))
-		}
-		t.logger.LogAttrs(req.Context(), slog.LevelDebug, "insurance: http attempt", attrs...)
-	}
-	return resp, err
+	return t.gate.roundTrip(t.pool, req)
 }
 
 // connGate lets a pool's attempts out one at a time until the pool has its first
@@ -647,9 +640,6 @@ func (g *connGate) open() { g.once.Do(func() { close(g.up) }) }
 // roundTrip sends req on rt, first waiting, while the gate is not open yet, for the
 // pool's first connection or for the turn to make it, at most maxWait.
 func (g *connGate) roundTrip(rt http.RoundTripper, req *http.Request) (*http.Response, error) {
-	if g == nil {
-		return rt.RoundTrip(req)
-	}
 	select {
 	case <-g.up:
 		return rt.RoundTrip(req)
