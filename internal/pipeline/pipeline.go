@@ -261,7 +261,11 @@ func (p *Pipeline) Send(ctx context.Context, r Request) (Response, error) {
 	var reqCtx context.Context = st
 	if p.traced {
 		st.trace.GotConn = st.gotConn
-		reqCtx = httptrace.WithClientTrace(st, &st.trace)
+		if httptrace.ContextClientTrace(ctx) == nil {
+			st.tracing = true // st answers net/http's lookup itself
+		} else {
+			reqCtx = httptrace.WithClientTrace(st, &st.trace) // runs the caller's hooks too
+		}
 	}
 	req, err := p.newRequest(reqCtx, r, body)
 	if err != nil {
@@ -401,6 +405,7 @@ type callState struct {
 	logs           bool      // attempts are logged
 	attemptStart   time.Time // when the attempt went out, if logged
 	trace          httptrace.ClientTrace
+	tracing        bool         // Value gives trace to net/http
 	conns          atomic.Int32 // connections obtained during the current attempt
 	gate           *connGate    // the gate of the call's pool, if any
 
@@ -410,18 +415,44 @@ type callState struct {
 
 type callKey struct{}
 
-// Value returns the callState itself for callKey.
+// Value returns the callState itself for callKey, and its trace for the key net/http
+// looks a ClientTrace up with, when tracing.
 func (st *callState) Value(key any) any {
-	if key == (callKey{}) {
+	switch {
+	case key == (callKey{}):
 		return st
+	case st.tracing && key == clientTraceKey:
+		return &st.trace
 	}
 	return st.Context.Value(key)
 }
 
+// stateOf finds the callState of a request's context.
 func stateOf(ctx context.Context) *callState {
+	if st, ok := ctx.(*callState); ok {
+		return st
+	}
 	st, _ := ctx.Value(callKey{}).(*callState)
 	return st
 }
+
+// clientTraceKey is the context key of an *httptrace.ClientTrace. httptrace does not
+// export it, but ContextClientTrace looks it up with Value, so a context that notes
+// the key it is asked for learns it. With it, a call's context answers for its own
+// trace: one layer instead of httptrace.WithClientTrace's second, on the hot path.
+var clientTraceKey = func() any {
+	var probe keyProbe
+	httptrace.ContextClientTrace(&probe)
+	return probe.asked
+}()
+
+// keyProbe is a context that notes the key its Value is asked for.
+type keyProbe struct {
+	context.Context // nil: only Value is called
+	asked           any
+}
+
+func (p *keyProbe) Value(key any) any { p.asked = key; return nil }
 
 // gotConn counts the connections an attempt obtains: net/http silently sends an
 // idempotent request again on a fresh connection when a reused one fails.

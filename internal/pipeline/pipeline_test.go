@@ -6,6 +6,8 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"net/http/httptest"
+	"net/http/httptrace"
 	"strings"
 	"testing"
 	"time"
@@ -134,4 +136,29 @@ func TestATruncatedSuccessBodyIsAnErrorOnceRetriesRunOut(t *testing.T) {
 	assert.Equal(t, http.StatusOK, e.StatusCode)
 	assert.Equal(t, `{"ok":`, string(e.Body))
 	assert.ErrorIs(t, err, io.ErrUnexpectedEOF)
+}
+
+// A call's context gives net/http the call's ClientTrace, also beside a caller's own
+// trace, whose hooks still run: the connection it reports tells an attempt that may
+// have reached the server (here one the server hung up on) from one that never left.
+func TestTheCallTraceComposesWithTheCallers(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		conn, _, _ := w.(http.Hijacker).Hijack()
+		_ = conn.Close()
+	}))
+	defer srv.Close()
+	p := New(Config{BaseURL: srv.URL, HTTPClient: srv.Client()})
+
+	var callerSaw int
+	callerTrace := httptrace.WithClientTrace(context.Background(), &httptrace.ClientTrace{
+		GotConn: func(httptrace.GotConnInfo) { callerSaw++ },
+	})
+	for _, ctx := range []context.Context{context.Background(), callerTrace} {
+		_, err := p.Send(ctx, Request{Method: http.MethodPost, Path: "/v1/purchase/tuition", Class: CreatesRecord})
+		var e *Error
+		require.ErrorAs(t, err, &e)
+		assert.True(t, e.MayHaveArrived, "the call's trace saw the connection")
+		assert.Equal(t, 1, e.Attempts)
+	}
+	assert.Equal(t, 1, callerSaw, "the caller's GotConn hook runs")
 }
