@@ -61,7 +61,7 @@ type Config struct {
 	// RecordIdleTimeout is the longest a connection may have been idle for a
 	// CreatesRecord request to ride it; 0: such requests share the other pool.
 	RecordIdleTimeout time.Duration
-	Logger            *slog.Logger
+	Logger            *slog.Logger // nil: attempts are not logged
 	UserAgent         string
 	// BeforeAttempt, when set, runs before each attempt is sent with a private copy of
 	// the attempt's header (trace context goes there).
@@ -72,8 +72,8 @@ type Config struct {
 type Request struct {
 	Method     string
 	Path       string
-	Body       any // JSON-encoded when not nil
-	AuthHeader string
+	Body       any    // JSON-encoded when not nil
+	AuthHeader string // in canonical form (http.CanonicalHeaderKey); "": none
 	AuthValue  string
 	Class      Class
 }
@@ -124,8 +124,10 @@ type Pipeline struct {
 	records       http.RoundTripper // CreatesRecord requests: connections idle only briefly
 	logger        *slog.Logger
 	beforeAttempt func(context.Context, int, http.Header)
-	// retrying runs the attempts of each Class on that class's pool.
+	// retrying runs the attempts of each Class on that class's pool, through the
+	// pool's gate, if it has one.
 	retrying [2]*retryablehttp.Client
+	gates    [2]*connGate
 }
 
 // New builds a Pipeline. go-retryablehttp runs the attempts, asking checkRetry after
@@ -169,14 +171,13 @@ func New(cfg Config) *Pipeline {
 		p.attemptTimeout = timeout // named in the error of an attempt it ends
 	}
 	gated := traced && strings.HasPrefix(cfg.BaseURL, "https://") // see connGate
-	newClient := func(pool http.RoundTripper) *retryablehttp.Client {
-		t := poolTransport{pool: pool}
+	newClient := func(class Class, pool http.RoundTripper) {
 		if gated {
-			t.gate = newConnGate(maxGateWait)
+			p.gates[class] = newConnGate(maxGateWait)
 		}
-		return &retryablehttp.Client{
+		p.retrying[class] = &retryablehttp.Client{
 			HTTPClient: &http.Client{
-				Transport:     t,
+				Transport:     poolTransport{pool: pool, gate: p.gates[class]},
 				CheckRedirect: refuseRedirect,
 				Jar:           hc.Jar,
 				Timeout:       timeout, // per attempt: net/http applies it to each Do
@@ -188,10 +189,11 @@ func New(cfg Config) *Pipeline {
 			PrepareRetry: p.prepareRetry,
 		}
 	}
-	p.retrying[Idempotent] = newClient(shared)
-	p.retrying[CreatesRecord] = p.retrying[Idempotent]
+	newClient(Idempotent, shared)
 	if separate {
-		p.retrying[CreatesRecord] = newClient(records)
+		newClient(CreatesRecord, records)
+	} else {
+		p.retrying[CreatesRecord], p.gates[CreatesRecord] = p.retrying[Idempotent], p.gates[Idempotent]
 	}
 	return p
 }
@@ -241,7 +243,7 @@ func (p *Pipeline) CloseIdleConnections() {
 }
 
 // Send performs the request, retrying as its Class allows.
-func (p *Pipeline) Send(ctx context.Context, r Request) (Response, error) {
+func (p *Pipeline) Send(ctx context.Context, r *Request) (Response, error) {
 	if err := ctx.Err(); err != nil {
 		return Response{}, &Error{Err: err}
 	}
@@ -254,9 +256,7 @@ func (p *Pipeline) Send(ctx context.Context, r Request) (Response, error) {
 		body = encoded
 	}
 
-	retrying := p.retrying[r.Class]
-	st := &callState{Context: ctx, class: r.Class, method: r.Method, path: r.Path}
-	st.gate = retrying.HTTPClient.Transport.(poolTransport).gate
+	st := &callState{Context: ctx, class: r.Class, method: r.Method, path: r.Path, gate: p.gates[r.Class]}
 	st.logs = p.logger != nil && p.logger.Enabled(ctx, slog.LevelDebug)
 	var reqCtx context.Context = st
 	if p.traced {
@@ -272,28 +272,34 @@ func (p *Pipeline) Send(ctx context.Context, r Request) (Response, error) {
 		return Response{}, &Error{Err: fmt.Errorf("building request: %w", err)}
 	}
 	p.startAttempt(st, req.Request)
-	resp, err := retrying.Do(req)
+	resp, err := p.retrying[r.Class].Do(req)
 	if err != nil {
-		err = unwrapURLError(err)
-		if p.attemptTimeout > 0 && ctx.Err() == nil && errors.Is(err, context.DeadlineExceeded) {
-			err = fmt.Errorf("no answer within the attempt timeout of %s: %w", p.attemptTimeout, context.DeadlineExceeded)
-		}
-		e := &Error{Attempts: st.attempts, MayHaveArrived: st.mayHaveArrived, Err: err}
-		switch {
-		case st.answer != nil && ctx.Err() != nil && !isSuccess(st.answer.StatusCode):
-			e.Last = &Response{StatusCode: st.answer.StatusCode, Header: st.answer.Header, Body: st.body, Attempts: st.attempts}
-		case resp != nil:
-			e.StatusCode, e.Header, e.Body = resp.StatusCode, resp.Header, st.body
-		}
-		return Response{}, e
+		return Response{}, p.callError(st, resp, err)
 	}
 	return Response{StatusCode: resp.StatusCode, Header: resp.Header, Body: st.body, Attempts: st.attempts}, nil
+}
+
+// callError is the Error of a call that ended with err, and with resp if an answer
+// came whose body failed.
+func (p *Pipeline) callError(st *callState, resp *http.Response, err error) *Error {
+	err = unwrapURLError(err)
+	if p.attemptTimeout > 0 && st.Context.Err() == nil && errors.Is(err, context.DeadlineExceeded) {
+		err = fmt.Errorf("no answer within the attempt timeout of %s: %w", p.attemptTimeout, context.DeadlineExceeded)
+	}
+	e := &Error{Attempts: st.attempts, MayHaveArrived: st.mayHaveArrived, Err: err}
+	switch {
+	case st.answer != nil && st.Context.Err() != nil && !isSuccess(st.answer.StatusCode):
+		e.Last = &Response{StatusCode: st.answer.StatusCode, Header: st.answer.Header, Body: st.body, Attempts: st.attempts}
+	case resp != nil:
+		e.StatusCode, e.Header, e.Body = resp.StatusCode, resp.Header, st.body
+	}
+	return e
 }
 
 // newRequest builds the request with net/http, which keeps the body rewindable
 // through GetBody, and wraps it for retryablehttp as it is: its own constructors would
 // copy the body into closures of their own. prepareRetry rewinds it for each retry.
-func (p *Pipeline) newRequest(ctx context.Context, r Request, body []byte) (*retryablehttp.Request, error) {
+func (p *Pipeline) newRequest(ctx context.Context, r *Request, body []byte) (*retryablehttp.Request, error) {
 	var reader io.Reader
 	if body != nil {
 		reader = bytes.NewReader(body)
@@ -304,18 +310,15 @@ func (p *Pipeline) newRequest(ctx context.Context, r Request, body []byte) (*ret
 	}
 	// The header values share one array instead of one []string per Header.Set; each
 	// value's slice is capped, so appending to one cannot overwrite the next.
-	values := make([]string, 0, 4)
-	set := func(key, value string) {
-		values = append(values, value)
-		httpReq.Header[key] = values[len(values)-1 : len(values) : len(values)]
-	}
-	set("Accept", "application/json")
+	values := &[...]string{"application/json", "application/json", p.userAgent, r.AuthValue}
+	h := httpReq.Header
+	h["Accept"] = values[0:1:1]
 	if body != nil {
-		set("Content-Type", "application/json")
+		h["Content-Type"] = values[1:2:2]
 	}
-	set("User-Agent", p.userAgent)
+	h["User-Agent"] = values[2:3:3]
 	if r.AuthHeader != "" {
-		set(http.CanonicalHeaderKey(r.AuthHeader), r.AuthValue)
+		h[r.AuthHeader] = values[3:4:4]
 	}
 	return &retryablehttp.Request{Request: httpReq}, nil
 }
@@ -350,8 +353,7 @@ func (p *Pipeline) startAttempt(st *callState, req *http.Request) {
 }
 
 // endAttempt accounts for the attempt that just ended: how many times it went on the
-// wire, and whether it may have reached the server. It logs it with method, path,
-// status, attempt and latency, never a header, a body or a query.
+// wire, and whether it may have reached the server.
 func (p *Pipeline) endAttempt(st *callState, resp *http.Response, err error) {
 	conns := int(st.conns.Load())
 	st.attempts += max(1, conns)
@@ -364,9 +366,14 @@ func (p *Pipeline) endAttempt(st *callState, resp *http.Response, err error) {
 		st.lastSent = true
 		st.mayHaveArrived = true
 	}
-	if !st.logs {
-		return
+	if st.logs {
+		p.logAttempt(st, resp, err)
 	}
+}
+
+// logAttempt logs an attempt with method, path, status, attempt and latency, never a
+// header, a body or a query.
+func (p *Pipeline) logAttempt(st *callState, resp *http.Response, err error) {
 	attrs := []slog.Attr{
 		slog.String("method", st.method),
 		slog.String("path", st.path),

@@ -116,7 +116,7 @@ func TestEveryAttemptIsCountedOnce(t *testing.T) {
 	sent := 0
 	p := New(Config{MaxRetries: 3, HTTPClient: &http.Client{Transport: answering(&sent,
 		canned{503, "busy", 4}, canned{503, "busy", 4}, canned{200, `{"ok":true}`, 11})}})
-	res, err := p.Send(context.Background(), Request{Method: http.MethodGet, Path: "/v1/products", Class: Idempotent})
+	res, err := p.Send(context.Background(), &Request{Method: http.MethodGet, Path: "/v1/products", Class: Idempotent})
 	require.NoError(t, err)
 	assert.Equal(t, 3, sent)
 	assert.Equal(t, 3, res.Attempts)
@@ -128,7 +128,7 @@ func TestEveryAttemptIsCountedOnce(t *testing.T) {
 func TestATruncatedSuccessBodyIsAnErrorOnceRetriesRunOut(t *testing.T) {
 	sent := 0
 	p := New(Config{MaxRetries: 1, HTTPClient: &http.Client{Transport: answering(&sent, canned{200, `{"ok":`, 11})}})
-	_, err := p.Send(context.Background(), Request{Method: http.MethodGet, Path: "/v1/products", Class: Idempotent})
+	_, err := p.Send(context.Background(), &Request{Method: http.MethodGet, Path: "/v1/products", Class: Idempotent})
 	var e *Error
 	require.ErrorAs(t, err, &e)
 	assert.Equal(t, 2, sent)
@@ -154,7 +154,7 @@ func TestTheCallTraceComposesWithTheCallers(t *testing.T) {
 		GotConn: func(httptrace.GotConnInfo) { callerSaw++ },
 	})
 	for _, ctx := range []context.Context{context.Background(), callerTrace} {
-		_, err := p.Send(ctx, Request{Method: http.MethodPost, Path: "/v1/purchase/tuition", Class: CreatesRecord})
+		_, err := p.Send(ctx, &Request{Method: http.MethodPost, Path: "/v1/purchase/tuition", Class: CreatesRecord})
 		var e *Error
 		require.ErrorAs(t, err, &e)
 		assert.True(t, e.MayHaveArrived, "the call's trace saw the connection")
