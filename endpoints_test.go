@@ -277,17 +277,43 @@ func TestProductListShapes(t *testing.T) {
 }
 
 func TestIDsFallBackToID(t *testing.T) {
-	c, mt := newMockClient(t)
-	mt.RegisterResponder("POST", testBaseURL+"/v1/quote/travel", httpmock.NewStringResponder(201, `{"id":"q_9"}`))
-	mt.RegisterResponder("POST", testBaseURL+"/v1/purchase/tuition", httpmock.NewStringResponder(201, `{"id":"pol_1","quote_id":"q_9"}`))
+	tests := []struct {
+		name, quote, policy         string
+		quoteID, policyID, policysQ string
+	}{
+		{"named ids", `{"quote_id":"q_1","id":"x"}`, `{"policy_id":"pol_1","quote_id":"q_1","id":"x"}`, "q_1", "pol_1", "q_1"},
+		{"only id", `{"id":"q_9"}`, `{"id":"pol_1","quote_id":"q_9"}`, "q_9", "pol_1", "q_9"},
+		{"id not a string", `{"quote_id":"q_1","id":7}`, `{"policy_id":"pol_1","id":{"n":7}}`, "q_1", "pol_1", ""},
+		{"no id at all", `{"premium":12}`, `{"status":"ACTIVE"}`, "", "", ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			c, mt := newMockClient(t)
+			mt.RegisterResponder("POST", testBaseURL+"/v1/quote/travel", httpmock.NewStringResponder(201, tt.quote))
+			mt.RegisterResponder("POST", testBaseURL+"/v1/purchase/tuition", httpmock.NewStringResponder(201, tt.policy))
 
-	q, err := c.QuoteTravel(context.Background(), fullTravelQuote())
-	require.NoError(t, err)
-	assert.Equal(t, "q_9", q.QuoteID)
-	p, err := c.PurchaseTuition(context.Background(), fullTuitionPurchase())
-	require.NoError(t, err)
-	assert.Equal(t, "pol_1", p.PolicyID)
-	assert.Equal(t, "q_9", p.QuoteID)
+			q, err := c.QuoteTravel(context.Background(), fullTravelQuote())
+			require.NoError(t, err)
+			assert.Equal(t, tt.quoteID, q.QuoteID)
+			assert.JSONEq(t, tt.quote, string(q.Raw))
+			p, err := c.PurchaseTuition(context.Background(), fullTuitionPurchase())
+			require.NoError(t, err)
+			assert.Equal(t, tt.policyID, p.PolicyID)
+			assert.Equal(t, tt.policysQ, p.QuoteID)
+		})
+	}
+}
+
+// A named id of the wrong type is a malformed answer, not an empty id.
+func TestAnIDOfTheWrongTypeIsADecodeError(t *testing.T) {
+	c, mt := newMockClient(t)
+	mt.RegisterResponder("POST", testBaseURL+"/v1/quote/travel", httpmock.NewStringResponder(201, `{"quote_id":42}`))
+	_, err := c.QuoteTravel(context.Background(), fullTravelQuote())
+	var reqErr *insurance.RequestError
+	require.ErrorAs(t, err, &reqErr)
+	assert.Contains(t, err.Error(), "decoding response body")
+	assert.Equal(t, 201, reqErr.StatusCode)
+	assert.JSONEq(t, `{"quote_id":42}`, string(reqErr.Body), "what the server sent is kept")
 }
 
 func TestZeroFieldsAreNotSent(t *testing.T) {

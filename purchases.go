@@ -1,6 +1,7 @@
 package insurance
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -105,22 +106,18 @@ type Policy struct {
 	QuoteID  string `json:"quote_id"`
 }
 
-func purchase(ctx context.Context, c *Client, rt *route, req any) (*Policy, error) {
-	p, err := send[Policy](ctx, c, rt, req)
-	if err != nil {
-		return nil, err
-	}
-	if p.PolicyID == "" {
-		p.PolicyID = idField(p.Raw)
-	}
-	return p, nil
+// decodeBody reads the policy's id from "policy_id", or else "id", and the quote's.
+func (p *Policy) decodeBody(body []byte) error {
+	a, fallback, err := decodeIDs(body)
+	p.PolicyID, p.QuoteID = cmp.Or(a.PolicyID, fallback), a.QuoteID
+	return err
 }
 
 // PurchaseTuition issues a tuition policy (POST /v1/purchase/tuition, Basic auth).
 // A declined payment answers ErrPaymentFailed. It is never sent twice once it may
 // have reached the server: a failure then also matches ErrOutcomeUnknown.
 func (c *Client) PurchaseTuition(ctx context.Context, req *TuitionPurchaseRequest) (*Policy, error) {
-	return purchase(ctx, c, &routePurchaseTuition, req)
+	return send[Policy](ctx, c, &routePurchaseTuition, req)
 }
 
 // PurchaseGapMedical issues a gap-medical policy (POST /v1/purchase/gap-medical,
@@ -130,7 +127,7 @@ func (c *Client) PurchaseTuition(ctx context.Context, req *TuitionPurchaseReques
 func (c *Client) PurchaseGapMedical(ctx context.Context, customerSecret string, req *GapMedicalPurchaseRequest) (*Policy, error) {
 	rt := routePurchaseGapMedical
 	rt.auth = AuthBearer(customerSecret)
-	return purchase(ctx, c, &rt, req)
+	return send[Policy](ctx, c, &rt, req)
 }
 
 // CustomerSecret is a short-lived secret that lets client-side code buy a policy for

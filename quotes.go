@@ -1,6 +1,7 @@
 package insurance
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"maps"
@@ -155,14 +156,33 @@ type Quote struct {
 	Created bool `json:"-"`
 }
 
-// idField reads a top-level "id": the fallback when a body does not name its id
-// "quote_id" or "policy_id". It runs only then, so the common path decodes once.
-func idField(raw []byte) string {
-	var body struct {
-		ID string `json:"id"`
+// idAnswer is what a quote or purchase answer is decoded into: its ids, in a type
+// without methods. encoding/json looks for an Unmarshaler on a type with methods, as
+// Quote and Policy are through their embedded Response: two failed interface lookups
+// on every call.
+type idAnswer struct {
+	QuoteID  string          `json:"quote_id"`
+	PolicyID string          `json:"policy_id"`
+	ID       json.RawMessage `json:"id"` // the fallback when a body does not name its id
+}
+
+// decodeIDs decodes body into an idAnswer; fallback is its "id" when that is a
+// string, and "" otherwise.
+func decodeIDs(body []byte) (a idAnswer, fallback string, err error) {
+	if err := json.Unmarshal(body, &a); err != nil {
+		return idAnswer{}, "", err
 	}
-	_ = json.Unmarshal(raw, &body)
-	return body.ID
+	if len(a.ID) > 0 {
+		_ = json.Unmarshal(a.ID, &fallback)
+	}
+	return a, fallback, nil
+}
+
+// decodeBody reads the quote's id from "quote_id", or else "id".
+func (q *Quote) decodeBody(body []byte) error {
+	a, fallback, err := decodeIDs(body)
+	q.QuoteID = cmp.Or(a.QuoteID, fallback)
+	return err
 }
 
 // QuoteTravel creates a travel quote, or updates the one req.QuoteID names
@@ -184,8 +204,5 @@ func quote(ctx context.Context, c *Client, rt *route, req any) (*Quote, error) {
 		return nil, err
 	}
 	q.Created = q.StatusCode == http.StatusCreated
-	if q.QuoteID == "" {
-		q.QuoteID = idField(q.Raw)
-	}
 	return q, nil
 }
