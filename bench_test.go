@@ -403,6 +403,18 @@ func BenchmarkPaired(b *testing.B) {
 		*total += time.Since(start)
 		return err
 	}
+	// pair makes iteration i's two calls, the SDK's first on even i and second on odd
+	// ones, adding each one's time to its total.
+	pair := func(ctx context.Context, i int, sdkCall, handCall func(context.Context) error, sdk, hand *time.Duration) error {
+		first, second, firstTotal, secondTotal := sdkCall, handCall, sdk, hand
+		if i%2 == 1 {
+			first, second, firstTotal, secondTotal = handCall, sdkCall, hand, sdk
+		}
+		if err := timed(ctx, first, firstTotal); err != nil {
+			return err
+		}
+		return timed(ctx, second, secondTotal)
+	}
 	report := func(b *testing.B, sdk, hand time.Duration) {
 		b.ReportMetric(float64(sdk.Nanoseconds())/float64(b.N), "sdk-ns/op")
 		b.ReportMetric(float64(hand.Nanoseconds())/float64(b.N), "hand-ns/op")
@@ -430,15 +442,7 @@ func BenchmarkPaired(b *testing.B) {
 			ctx := context.Background()
 			var sdk, hand time.Duration
 			for i := 0; b.Loop(); i++ {
-				first, second := call.sdk, call.hand
-				firstTotal, secondTotal := &sdk, &hand
-				if i%2 == 1 {
-					first, second, firstTotal, secondTotal = second, first, secondTotal, firstTotal
-				}
-				if err := timed(ctx, first, firstTotal); err != nil {
-					b.Fatal(err)
-				}
-				if err := timed(ctx, second, secondTotal); err != nil {
+				if err := pair(ctx, i, call.sdk, call.hand, &sdk, &hand); err != nil {
 					b.Fatal(err)
 				}
 			}
@@ -455,16 +459,7 @@ func BenchmarkPaired(b *testing.B) {
 				ctx := context.Background()
 				var mySDK, myHand time.Duration
 				for i := 0; pb.Next(); i++ {
-					first, second := call.sdk, call.hand
-					firstTotal, secondTotal := &mySDK, &myHand
-					if i%2 == 1 {
-						first, second, firstTotal, secondTotal = second, first, secondTotal, firstTotal
-					}
-					if err := timed(ctx, first, firstTotal); err != nil {
-						b.Error(err)
-						return
-					}
-					if err := timed(ctx, second, secondTotal); err != nil {
+					if err := pair(ctx, i, call.sdk, call.hand, &mySDK, &myHand); err != nil {
 						b.Error(err)
 						return
 					}
