@@ -76,13 +76,9 @@ package insuranceotel
 
 import (
 	"context"
-	"errors"
-	"io"
-	"net"
 	"net/http"
 	"net/url"
 	"slices"
-	"strconv"
 	"time"
 
 	"go.opentelemetry.io/otel"
@@ -111,48 +107,6 @@ const (
 
 // RetriesMetric is the name of the counter of retries.
 const RetriesMetric = "insurance.client.retries"
-
-// Option configures Instrument.
-type Option func(*config)
-
-type config struct {
-	tracerProvider trace.TracerProvider
-	meterProvider  metric.MeterProvider
-	propagator     propagation.TextMapPropagator
-}
-
-// WithTracerProvider sets where the spans go. Default (and when nil): the global
-// provider, otel.GetTracerProvider().
-func WithTracerProvider(tp trace.TracerProvider) Option {
-	return func(c *config) {
-		if tp != nil {
-			c.tracerProvider = tp
-		}
-	}
-}
-
-// WithMeterProvider sets where the metrics go. Default (and when nil): the global
-// provider, otel.GetMeterProvider().
-func WithMeterProvider(mp metric.MeterProvider) Option {
-	return func(c *config) {
-		if mp != nil {
-			c.meterProvider = mp
-		}
-	}
-}
-
-// WithPropagator sets how the trace context goes out on each attempt. Default (and
-// when nil): propagation.TraceContext, the W3C traceparent and tracestate headers.
-// The global propagator is not the default because its own default sends nothing;
-// pass otel.GetTextMapPropagator() to follow it (and send W3C baggage, say, if it is
-// set up to).
-func WithPropagator(p propagation.TextMapPropagator) Option {
-	return func(c *config) {
-		if p != nil {
-			c.propagator = p
-		}
-	}
-}
 
 // Instrument returns the insurance.Option that traces and measures every call of a
 // Client (see the package doc).
@@ -283,47 +237,6 @@ var knownMethods = map[string]bool{
 	http.MethodGet: true, http.MethodHead: true, http.MethodPost: true, http.MethodPut: true,
 	http.MethodPatch: true, http.MethodDelete: true, http.MethodConnect: true,
 	http.MethodOptions: true, http.MethodTrace: true, "QUERY": true,
-}
-
-// errorType is the error.type of a failed call (see the package doc).
-func errorType(err error) string {
-	var apiErr *insurance.APIError
-	var reqErr *insurance.RequestError
-	var validation *insurance.ValidationError
-	var netErr net.Error
-	isNet := errors.As(err, &netErr)
-	switch {
-	case errors.As(err, &apiErr):
-		return strconv.Itoa(apiErr.StatusCode)
-	case errors.As(err, &validation):
-		return "invalid_request"
-	case errors.Is(err, insurance.ErrMissingCredentials):
-		return "missing_credentials"
-	case errors.Is(err, insurance.ErrResponseTooLarge):
-		return "response_too_large"
-	case errors.Is(err, context.DeadlineExceeded), isNet && netErr.Timeout():
-		return "timeout"
-	case errors.Is(err, context.Canceled):
-		return "canceled"
-	case errors.As(err, &reqErr) && reqErr.StatusCode != 0:
-		return "invalid_response"
-	case isNet, errors.Is(err, io.EOF), errors.Is(err, io.ErrUnexpectedEOF):
-		return "connection"
-	}
-	return semconv.ErrorTypeOther.Value.AsString()
-}
-
-// statusDescription is the span's status description on failure: never the error's
-// text. A status code speaks for itself (the conventions leave the description empty
-// then); otherwise it is the error type, or that the outcome is unknown.
-func statusDescription(result insurance.CallResult, errType string) string {
-	switch {
-	case result.OutcomeUnknown:
-		return "outcome unknown: check before trying again"
-	case errType == strconv.Itoa(result.StatusCode):
-		return ""
-	}
-	return errType
 }
 
 // headerSetter lets a propagator write the headers of an attempt, and nothing else.
