@@ -103,10 +103,20 @@ const (
 	// OutcomeUnknownKey is insurance.outcome_unknown, set on failure: true when the
 	// call may have created its record (the error matches insurance.ErrOutcomeUnknown).
 	OutcomeUnknownKey = attribute.Key("insurance.outcome_unknown")
+	// RetryBudgetRefusedKey is insurance.retry_budget_refused, set (true) only when the
+	// Client's retry budget refused a retry of the call (insurance.WithRetryBudget):
+	// the call ended with the answer it had.
+	RetryBudgetRefusedKey = attribute.Key("insurance.retry_budget_refused")
 )
 
-// RetriesMetric is the name of the counter of retries.
-const RetriesMetric = "insurance.client.retries"
+// Names of this package's metrics beyond the OpenTelemetry conventions.
+const (
+	// RetriesMetric is the name of the counter of retries.
+	RetriesMetric = "insurance.client.retries"
+	// RetriesRefusedMetric is the name of the counter of retries the retry budget
+	// refused.
+	RetriesRefusedMetric = "insurance.client.retries_refused"
+)
 
 // Instrument returns the insurance.Option that traces and measures every call of a
 // Client (see the package doc).
@@ -128,12 +138,17 @@ func Instrument(opts ...Option) insurance.Option {
 	retries, err := meter.Int64Counter(RetriesMetric, metric.WithUnit("{retry}"),
 		metric.WithDescription("Attempts of insurance calls after the first."))
 	handle(err)
+	refused, err := meter.Int64Counter(RetriesRefusedMetric, metric.WithUnit("{retry}"),
+		metric.WithDescription("Retries of insurance calls that the client's retry budget refused."))
+	handle(err)
 	return insurance.WithObserver(&observer{
 		tracer: cfg.tracerProvider.Tracer(ScopeName,
 			trace.WithInstrumentationVersion(insurance.Version), trace.WithSchemaURL(semconv.SchemaURL)),
 		propagator: cfg.propagator,
 		duration:   duration,
 		retries:    retries,
+		refused:    refused,
+		attrs:      checkedAttributes(cfg.attrs),
 	})
 }
 
@@ -151,6 +166,8 @@ type observer struct {
 	propagator propagation.TextMapPropagator
 	duration   httpconv.ClientRequestDuration
 	retries    metric.Int64Counter
+	refused    metric.Int64Counter
+	attrs      []attribute.KeyValue // WithAttributes', on every span and data point
 }
 
 // callKey keys an observer's own call state in the call's context: another observer,
@@ -165,7 +182,7 @@ type callState struct {
 
 // StartCall starts the call's span.
 func (o *observer) StartCall(ctx context.Context, call insurance.CallInfo) context.Context {
-	common := callAttrs(call)
+	common := append(callAttrs(call), o.attrs...)
 	name, attrs := call.Method+" "+call.Route, slices.Clone(common)
 	if !knownMethods[call.Method] {
 		name = "HTTP " + call.Route
@@ -203,6 +220,10 @@ func (o *observer) EndCall(ctx context.Context, _ insurance.CallInfo, result ins
 		o.duration.RecordSet(ctx, time.Since(st.start).Seconds(), set)
 		if result.Attempts > 1 {
 			o.retries.Add(ctx, int64(result.Attempts-1), metric.WithAttributeSet(set))
+		}
+		if result.BudgetRefused {
+			o.refused.Add(ctx, 1, metric.WithAttributeSet(set))
+			outcome = append(outcome, RetryBudgetRefusedKey.Bool(true)) // span only
 		}
 	}
 	st.span.SetAttributes(append(outcome, AttemptsKey.Int(result.Attempts))...)

@@ -33,14 +33,16 @@ type telemetry struct {
 	spans   *tracetest.SpanRecorder
 	metrics *sdkmetric.ManualReader
 	tp      *sdktrace.TracerProvider
+	mp      *sdkmetric.MeterProvider // reads into metrics
 }
 
 func newTelemetry() *telemetry {
-	spans := tracetest.NewSpanRecorder()
+	spans, metrics := tracetest.NewSpanRecorder(), sdkmetric.NewManualReader()
 	return &telemetry{
 		spans:   spans,
-		metrics: sdkmetric.NewManualReader(),
+		metrics: metrics,
 		tp:      sdktrace.NewTracerProvider(sdktrace.WithSpanProcessor(spans)),
+		mp:      sdkmetric.NewMeterProvider(sdkmetric.WithReader(metrics)),
 	}
 }
 
@@ -48,7 +50,7 @@ func newTelemetry() *telemetry {
 func (tel *telemetry) instrument(opts ...insuranceotel.Option) insurance.Option {
 	return insuranceotel.Instrument(append([]insuranceotel.Option{
 		insuranceotel.WithTracerProvider(tel.tp),
-		insuranceotel.WithMeterProvider(sdkmetric.NewMeterProvider(sdkmetric.WithReader(tel.metrics))),
+		insuranceotel.WithMeterProvider(tel.mp),
 	}, opts...)...)
 }
 
@@ -599,7 +601,7 @@ func TestNoSecretInTelemetry(t *testing.T) {
 		"http.request.method": true, "http.route": true, "url.template": true, "url.full": true,
 		"url.scheme": true, "server.address": true, "server.port": true,
 		"http.response.status_code": true, "error.type": true,
-		"insurance.attempts": true, "insurance.outcome_unknown": true,
+		"insurance.attempts": true, "insurance.outcome_unknown": true, "insurance.retry_budget_refused": true,
 	}
 	var recorded []string
 	record := func(kvs []attribute.KeyValue) {
