@@ -1,6 +1,6 @@
 // Package insuranceotel traces and measures the calls of an insurance.Client with
 // OpenTelemetry: one client span per call around all its attempts, the W3C trace
-// context on every attempt, and two metrics.
+// context on every attempt, and three metrics.
 //
 //	client, err := insurance.NewClient(baseURL,
 //		insurance.WithCredentials(clientID, clientSecret),
@@ -22,7 +22,9 @@
 // for clients, http.route their key for servers, kept for dashboards that group by
 // it), http.response.status_code when an answer came, and error.type on failure;
 // plus insurance.attempts (how many times the request went out; 0 when the call was
-// refused locally) and, on failure, insurance.outcome_unknown.
+// refused locally), on failure insurance.outcome_unknown, and
+// insurance.retry_budget_refused (true) when the retry budget refused a retry of the
+// call (insurance.WithRetryBudget); and the attributes given to WithAttributes.
 //
 // A failed call, 4xx included, has status Error, described by "outcome unknown:
 // check before trying again" when that is so, else by its error.type unless that is
@@ -58,17 +60,47 @@
 //
 // http.client.request.duration (histogram, seconds) measures each call that sent at
 // least one attempt, from its start to its end, retries and their waits included.
-// insurance.client.retries (counter, {retry}) adds the attempts after the first. Both
-// carry http.request.method, http.route, url.template, url.scheme, server.address,
-// server.port, http.response.status_code when an answer came, and error.type and
-// insurance.outcome_unknown on failure; not url.full, which the conventions leave
-// off the metric. For Do the route is the path given, so give Do paths without
+// insurance.client.retries (counter, {retry}) adds the attempts after the first.
+// insurance.client.retries_refused (counter, {retry}) adds one for each call whose
+// retry the Client's retry budget refused (insurance.WithRetryBudget; the budget is
+// shared with the clients derived with With): in an outage, once the budget is spent,
+// it counts the retries not sent, and insurance.client.retries grows no more until
+// successes refill the budget. A call
+// that ends because the retry table allows no more retries (insurance.WithMaxRetries)
+// is not counted there. The three carry http.request.method, http.route,
+// url.template, url.scheme, server.address, server.port, http.response.status_code
+// when an answer came, error.type and insurance.outcome_unknown on failure, and the
+// attributes given to WithAttributes; not url.full, which the conventions leave off
+// the metric. For Do the route is the path given, so give Do paths without
 // identifiers to keep the metrics' cardinality low.
+//
+// # Many partners
+//
+// A platform that acts for many partners (travel agencies, say) derives a Client per
+// agency from one Client with (*insurance.Client).With, sharing its pools and retry
+// budget. Instrument given to With replaces the parent's instrumentation (observers
+// given to With replace the parent's), so each call is still one span; WithAttributes
+// tags that span and the call's metric points with the agency:
+//
+//	agency, err := platform.With(
+//		insurance.WithCredentials(agencyID, agencySecret),
+//		insuranceotel.Instrument(
+//			insuranceotel.WithTracerProvider(tp),
+//			insuranceotel.WithMeterProvider(mp),
+//			insuranceotel.WithAttributes(attribute.String("partner.agency", agencyName)),
+//		),
+//	)
+//
+// Each agency is then a series of its own in every metric: name agencies, not
+// customers or requests. A client derived without Instrument keeps the parent's,
+// without the agency. Attributes go out as given: never put a secret in one (see
+// WithAttributes for the keys it refuses).
 //
 // # What is never recorded
 //
 // No span, event or metric holds an error's text, a secret, a body, a header value or a
-// query: only the values listed above. Errors are not recorded as span events. The
+// query: only the values listed above, and the attributes given to WithAttributes,
+// which must not hold one either. Errors are not recorded as span events. The
 // request id (insurance.CallResult.RequestID) is left out too, because it is the value
 // of the X-Request-Id answer header: read it from the Response or the error and log
 // it beside the trace id if you need to join the two.
