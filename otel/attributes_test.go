@@ -130,3 +130,22 @@ func TestWithAttributesRefusesSecretsAndOwnKeys(t *testing.T) {
 	}
 	assert.Contains(t, all, "a1", "the scan sees the kept attribute")
 }
+
+// Two Instrument options on one client (two providers, say) each trace every call:
+// each ends its own span, once.
+func TestTwoInstrumentsEachEndTheirOwnSpan(t *testing.T) {
+	first, second := newTelemetry(), newTelemetry()
+	srv := insurancetest.NewServer(insurancetest.InMemory())
+	client := srv.Client(first.instrument(), second.instrument())
+
+	_, err := client.ListProducts(context.Background())
+	require.NoError(t, err)
+
+	for name, tel := range map[string]*telemetry{"first": first, "second": second} {
+		assert.Len(t, tel.spans.Started(), 1, name)
+		span := tel.onlySpan(t)
+		assert.Equal(t, "GET /v1/products", span.Name(), name)
+	}
+	assert.Equal(t, first.onlySpan(t).SpanContext().SpanID(), second.onlySpan(t).Parent().SpanID(),
+		"the second call span nests in the first")
+}
