@@ -78,9 +78,10 @@
 //
 // A platform that acts for many partners (travel agencies, say) derives a Client per
 // agency from one Client with (*insurance.Client).With, sharing its pools and retry
-// budget. Instrument given to With replaces the parent's instrumentation (observers
-// given to With replace the parent's), so each call is still one span; WithAttributes
-// tags that span and the call's metric points with the agency:
+// budget. Instrument given to With replaces the parent's instrumentation, so each
+// call is still one span (observers given to With replace all the parent's: give
+// again any other Observer it had); WithAttributes tags that span and the call's
+// metric points with the agency:
 //
 //	agency, err := platform.With(
 //		insurance.WithCredentials(agencyID, agencySecret),
