@@ -96,27 +96,49 @@ func agencyCredentials(agency int) insurance.Option {
 // every request carries its own agency's credentials. Fifty clients built apart open
 // a pool each.
 func TestFiftyDerivedClientsShareOnePool(t *testing.T) {
+	idle := func() (goroutines int, heapKiB uint64) {
+		var m runtime.MemStats
+		runtime.GC()
+		runtime.ReadMemStats(&m)
+		return runtime.NumGoroutine(), m.HeapInuse >> 10
+	}
+	shared := newAgencyServer(t)
+	parent := newLoopbackClient(t, shared.URL)
+	derived := make([]*insurance.Client, 50)
+	g0, h0 := idle()
+	for i := range derived {
+		c, err := parent.With(agencyCredentials(i))
+		require.NoError(t, err)
+		derived[i] = c
+	}
+	assert.Equal(t, g0, runtime.NumGoroutine(), "With starts no goroutine")
+	assert.Zero(t, shared.opened.Load(), "With opens no connection")
+
 	apart := newAgencyServer(t)
 	separate := make([]*insurance.Client, 50)
 	for i := range separate {
 		separate[i] = newLoopbackClient(t, apart.URL, agencyCredentials(i))
 	}
 	quoteFor200(t, func(agency int) *insurance.Client { return separate[agency] })
-
-	shared := newAgencyServer(t)
-	parent := newLoopbackClient(t, shared.URL)
-	derived := make([]*insurance.Client, 50)
-	goroutines := runtime.NumGoroutine()
-	for i := range derived {
-		c, err := parent.With(agencyCredentials(i))
-		require.NoError(t, err)
-		derived[i] = c
+	gApart, hApart := idle()
+	for _, c := range separate {
+		c.CloseIdleConnections()
 	}
-	assert.Equal(t, goroutines, runtime.NumGoroutine(), "With starts no goroutine")
-	assert.Zero(t, shared.opened.Load(), "With opens no connection")
-	quoteFor200(t, func(agency int) *insurance.Client { return derived[agency] })
+	apart.CloseClientConnections()
+	for range 100 { // until the closed connections' goroutines are gone
+		if runtime.NumGoroutine() <= g0 {
+			break
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
 
-	t.Logf("connections for 200 concurrent calls of 50 agencies: %d with 50 separate clients, %d with 50 derived clients", apart.opened.Load(), shared.opened.Load())
+	quoteFor200(t, func(agency int) *insurance.Client { return derived[agency] })
+	gShared, hShared := idle()
+
+	t.Logf("200 concurrent calls of 50 agencies, then idle (both servers' goroutines included):\n"+
+		"  50 separate clients: %d connections, %d goroutines, %d KiB more heap\n"+
+		"  50 derived clients:  %d connections, %d goroutines, %d KiB more heap",
+		apart.opened.Load(), gApart-g0, hApart-min(hApart, h0), shared.opened.Load(), gShared-g0, hShared-min(hShared, h0))
 	assert.LessOrEqual(t, shared.opened.Load(), int32(pipeline.MaxConnsPerHost), "one client's bound")
 	assert.Greater(t, apart.opened.Load(), shared.opened.Load())
 	assert.Empty(t, shared.mismatch, "requests carrying another agency's credentials")
