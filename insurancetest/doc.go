@@ -33,7 +33,9 @@
 // fail: answer a status with a body and headers (a gateway's HTML page, a 429 with
 // Retry-After), wait before answering, or drop the connection without an answer; with
 // Process, after the sandbox has handled the request, so the policy exists while the
-// caller sees a failure: the case the SDK reports as insurance.ErrOutcomeUnknown.
+// caller sees a failure: the case the SDK reports as insurance.ErrOutcomeUnknown
+// (docs/outcome-unknown.md says what code can do about it in production, where no
+// such peek exists).
 //
 //	srv.Inject("POST /v1/purchase/tuition", insurancetest.Fault{Times: 1, Process: true, Drop: true})
 //	_, err := client.PurchaseTuition(ctx, req)  // errors.Is(err, insurance.ErrOutcomeUnknown)
