@@ -237,6 +237,11 @@ func checkZip(dir string, m module.Version, data []byte) error {
 		}
 	}
 	var untracked []string
+	if names[".git"] {
+		// A git worktree's .git is a file, which CreateFromDir keeps (it leaves out
+		// directories named .git); a fresh clone has none.
+		untracked = append(untracked, ".git")
+	}
 	for _, name := range gitUntracked(dir) {
 		if names[name] {
 			untracked = append(untracked, name)
