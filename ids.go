@@ -6,21 +6,25 @@ import (
 )
 
 // answerIDs are the ids a quote or purchase answer may carry. The interface does not
-// show those answers: "id" is the fallback of a body that does not name its id.
+// show those answers: "id" is the fallback of a body that does not name its id. (A
+// type without methods: encoding/json looks each type with methods up for an
+// Unmarshaler, on every call.)
 type answerIDs struct {
 	QuoteID  idText          `json:"quote_id"`
 	PolicyID idText          `json:"policy_id"`
 	ID       json.RawMessage `json:"id"`
 }
 
-// fallback is the answer's "id" as text; "" when it is absent or neither a string
-// nor a number.
-func (a answerIDs) fallback() string {
-	var id idText
-	if json.Unmarshal(a.ID, &id) != nil {
-		return ""
+// decodeIDs decodes the ids of an answer in one pass.
+func decodeIDs(body []byte) (ids answerIDs, fallback string, err error) {
+	if err := json.Unmarshal(body, &ids); err != nil {
+		return answerIDs{}, "", err
 	}
-	return string(id)
+	var id idText
+	if len(ids.ID) > 0 && json.Unmarshal(ids.ID, &id) == nil {
+		fallback = string(id) // "" when "id" is neither a string nor a number
+	}
+	return ids, fallback, nil
 }
 
 // idText is an id the interface types as a string. One that arrives as a JSON

@@ -24,9 +24,9 @@ type Product struct {
 // UnmarshalJSON accepts the two plausible shapes of a list, as the interface does not
 // show which one the service sends: a bare array, or an object holding the array in
 // "products" (or "data").
-func (l *ProductList) UnmarshalJSON(b []byte) error {
-	return decodeList(b, &l.Products)
-}
+func (l *ProductList) UnmarshalJSON(b []byte) error { return l.decodeBody(b) }
+
+func (l *ProductList) decodeBody(b []byte) error { return decodeList(b, &l.Products) }
 
 // DecodeProducts decodes the products as the service sent them into v, a pointer to a
 // slice of the caller's own product type, whatever the shape of the list.

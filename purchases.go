@@ -3,7 +3,6 @@ package insurance
 import (
 	"cmp"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
@@ -108,13 +107,12 @@ type Policy struct {
 }
 
 // UnmarshalJSON reads the policy's id from "policy_id", or else "id", and the quote's.
-func (p *Policy) UnmarshalJSON(b []byte) error {
-	var ids answerIDs
-	if err := json.Unmarshal(b, &ids); err != nil {
-		return err
-	}
-	p.PolicyID, p.QuoteID = cmp.Or(string(ids.PolicyID), ids.fallback()), string(ids.QuoteID)
-	return nil
+func (p *Policy) UnmarshalJSON(b []byte) error { return p.decodeBody(b) }
+
+func (p *Policy) decodeBody(b []byte) error {
+	ids, fallback, err := decodeIDs(b)
+	p.PolicyID, p.QuoteID = cmp.Or(string(ids.PolicyID), fallback), string(ids.QuoteID)
+	return err
 }
 
 // PurchaseTuition issues a tuition policy (POST /v1/purchase/tuition, Basic auth).

@@ -158,13 +158,12 @@ type Quote struct {
 }
 
 // UnmarshalJSON reads the quote's id from "quote_id", or else "id".
-func (q *Quote) UnmarshalJSON(b []byte) error {
-	var ids answerIDs
-	if err := json.Unmarshal(b, &ids); err != nil {
-		return err
-	}
-	q.QuoteID = cmp.Or(string(ids.QuoteID), ids.fallback())
-	return nil
+func (q *Quote) UnmarshalJSON(b []byte) error { return q.decodeBody(b) }
+
+func (q *Quote) decodeBody(b []byte) error {
+	ids, fallback, err := decodeIDs(b)
+	q.QuoteID = cmp.Or(string(ids.QuoteID), fallback)
+	return err
 }
 
 // checkAnswer refuses a quote without an id: every later call about it needs one.

@@ -119,7 +119,7 @@ func quoteFor(ctx context.Context, agencies *AgencyClients, agency string) (stri
 // secrets).
 func parseAgencies(v string) (map[string][2]string, error) {
 	if v == "" {
-		return nil, fmt.Errorf("set %s to the agencies' credentials: agency=client_id:client_secret,...", envAgencies)
+		return nil, fmt.Errorf("set %s to the agencies' credentials, as agency=client_id:client_secret entries separated by commas", envAgencies)
 	}
 	store := map[string][2]string{}
 	for entry := range strings.SplitSeq(v, ",") {
