@@ -19,16 +19,25 @@ const WarningHeader = "X-Sandbox-Warning"
 // JSON body that the wire type t does not name, matching names exactly as the
 // document does (encoding/json would also take "Currency" for "currency"). A body that
 // is not JSON has none: decoding it reports the error. Free-form objects (maps) name
-// every field.
-func unknownFields(body []byte, t reflect.Type) []string {
+// every field. known is the body without those fields, for the handler to read, so
+// that a field said to be unread is not read; it is body itself when none is unknown.
+func unknownFields(body []byte, t reflect.Type) (unknown []string, known []byte) {
+	dec := json.NewDecoder(bytes.NewReader(body))
+	dec.UseNumber() // re-encoded as they came
 	var v any
-	if err := json.NewDecoder(bytes.NewReader(body)).Decode(&v); err != nil {
-		return nil
+	if err := dec.Decode(&v); err != nil {
+		return nil, body
 	}
-	var unknown []string
 	walkUnknown(v, t, "", &unknown)
+	if len(unknown) == 0 {
+		return nil, body
+	}
 	slices.Sort(unknown)
-	return unknown
+	known, err := json.Marshal(v)
+	if err != nil {
+		return unknown, body
+	}
+	return unknown, known
 }
 
 func walkUnknown(v any, t reflect.Type, path string, unknown *[]string) {
@@ -46,6 +55,7 @@ func walkUnknown(v any, t reflect.Type, path string, unknown *[]string) {
 			field, known := fields[name]
 			if !known {
 				*unknown = append(*unknown, join(path, name))
+				delete(obj, name)
 				continue
 			}
 			walkUnknown(value, field, join(path, name), unknown)
@@ -92,17 +102,18 @@ func join(path, name string) string {
 }
 
 // checkFields compares the body with the endpoint's wire type: a field it does not
-// name is a 400 naming it, or, in a body the interface leaves open, a warning.
-func checkFields(ep endpoint, body []byte) (warning string, err error) {
+// name is a 400 naming it, or, in a body the interface leaves open, a warning, and
+// known is the body without it, for the handler.
+func checkFields(ep endpoint, body []byte) (known []byte, warning string, err error) {
 	if ep.body == nil {
-		return "", nil
+		return body, "", nil
 	}
-	unknown := unknownFields(body, ep.body)
+	unknown, known := unknownFields(body, ep.body)
 	switch {
 	case len(unknown) == 0:
-		return "", nil
+		return body, "", nil
 	case ep.open:
-		return "accepted but not read (the interface does not name them): " + strings.Join(unknown, ", "), nil
+		return known, "accepted but not read (the interface does not name them): " + strings.Join(unknown, ", "), nil
 	}
-	return "", badRequest("unknown_parameter", "unknown parameter %s: the interface does not name it (misspelt?)", strings.Join(unknown, ", "))
+	return nil, "", badRequest("unknown_parameter", "unknown parameter %s: the interface does not name it (misspelt?)", strings.Join(unknown, ", "))
 }

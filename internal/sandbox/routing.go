@@ -164,7 +164,7 @@ func (s *Sandbox) handle(r *http.Request, ep endpoint, known bool, body []byte, 
 	if readErr != nil {
 		return 0, nil, "", readErr
 	}
-	if warning, err = checkFields(ep, body); err != nil {
+	if body, warning, err = checkFields(ep, body); err != nil {
 		return 0, nil, "", err
 	}
 	status, answer, err = ep.handle(s, body, c)

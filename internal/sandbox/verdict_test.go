@@ -322,3 +322,15 @@ func TestOpenBodiesAreNotRefused(t *testing.T) {
 	warning := h.sandbox.Requests()[len(h.sandbox.Requests())-1].Warning
 	assert.Contains(t, warning, "note")
 }
+
+// TestUnreadFieldsAreNotRead: a field an open body carries that the document does not
+// name is not read, even where encoding/json would match it case-insensitively.
+func TestUnreadFieldsAreNotRead(t *testing.T) {
+	h := newSandboxHarness(t)
+	req := h.clientID("POST", "/v1/quote/gap-medical",
+		`{"customer": {"email_address": "ada@example.com"}, "policy_attributes": {"coverage_start_date": "2027-04-01"}, "Currency": "EUR"}`)
+	checkOneVerdict(t, h, req, "Currency")
+	quotes := h.sandbox.Quotes()
+	require.Len(t, quotes, 1)
+	assert.Equal(t, "USD", quotes[0].Currency, "the unread Currency was read")
+}
