@@ -220,9 +220,9 @@ func (c *contract) operation(method, path string) (operation, bool) {
 }
 
 // TestDocumentIsTheInterface pins the referee to interface.md: its endpoints table
-// (method, path, authentication, exclusive), its errors table with a 401 on every
-// operation, a default error answer on every operation, the events error body, and
-// nothing of the sandbox's own.
+// (method, path, authentication), its errors table and a 401 on every operation, a
+// default error answer on every operation, the events error body, and nothing of the
+// sandbox's own.
 func TestDocumentIsTheInterface(t *testing.T) {
 	c := theContract(t)
 	assert.Equal(t, "3.1.0", c.doc.OpenAPI)
@@ -246,9 +246,6 @@ func TestDocumentIsTheInterface(t *testing.T) {
 	for _, op := range c.operations() {
 		responses := c.doc.Paths.Find(op.path).GetOperation(op.method).Responses
 		assert.NotNil(t, responses.Default(), "%s %s answers statuses interface.md does not list (a 403, a 429, a 5xx): it needs a default response", op.method, op.path)
-		// OpenAPI cannot say "this scheme and no other credential": the extension does.
-		assert.Equal(t, true, c.doc.Paths.Find(op.path).GetOperation(op.method).Extensions["x-exclusive-security"],
-			"%s %s takes only the credentials its security lists: it needs x-exclusive-security: true", op.method, op.path)
 		var errorStatuses []string
 		for status := range responses.Map() {
 			if status >= "400" && status < "600" {
