@@ -2,10 +2,12 @@
 # The examples against api/openapi.yaml as Prism reads it (issue 21), run by .ci/run
 # after `npm ci` in .ci/npm:
 #
-#  1. the sandbox (examples/sandbox) behind `prism proxy --errors`: the quickstart and
-#     the command-line examples run through the proxy, and Prism must report no
-#     violation of the document, requests or answers, errors (401, 402) included;
-#     one injected 503 fault must pass too, as the JSON error the document allows;
+#  1. the sandbox (examples/sandbox) behind `prism proxy --errors`: the quickstart,
+#     the command-line examples and the gap-medical checkout's backend (its page's two
+#     calls made with curl) run through the proxy, and Prism must report no violation
+#     of the document, requests or answers, errors (402) included; one injected 503
+#     fault must pass too, as the JSON error the document allows. examples/mocking
+#     runs its own in-process sandbox, with faults, so it is not run here;
 #  2. `prism mock` (static answers made from the document alone): the quickstart must
 #     complete against it.
 #
@@ -56,7 +58,7 @@ check_log() {
   fi
 }
 
-for cmd in sandbox quickstart products travel-quote tuition-purchase onboard-partner events; do
+for cmd in sandbox quickstart products travel-quote tuition-purchase onboard-partner events gap-medical-checkout; do
   go build -o "$work/$cmd" "./examples/$cmd"
 done
 
@@ -90,12 +92,34 @@ echo "-- through prism proxy --errors in front of the sandbox"
 export INSURANCE_BASE_URL=http://127.0.0.1:$proxy_port
 "$work/quickstart" -tuition-quote "$(tuition_quote)"
 "$work/products"
-quote=$("$work/travel-quote" | tee /dev/stderr | sed -n 's/^Quote \([^ ]*\) created.*/\1/p')
+travel=$("$work/travel-quote")
+echo "$travel"
+quote=$(sed -n 's/^Quote \([^ ]*\) created.*/\1/p' <<<"$travel")
 "$work/travel-quote" -quote-id "$quote" -trip-cost 3000
 "$work/tuition-purchase" -quote-id "$(tuition_quote)" -card 4000000000000002
 "$work/tuition-purchase" -quote-id "$(tuition_quote)"
 "$work/onboard-partner" -name "Acme Travel" -email admin@acme.example -country CA -travel-retailer
 "$work/events" -name "Partner Summit" -start 2027-06-01 -end 2027-06-03 -city Chicago
+
+echo "-- the gap-medical checkout: its backend, then the page's two calls (as curl), through the proxy"
+free_port && checkout_port=$port
+"$work/gap-medical-checkout" -addr "127.0.0.1:$checkout_port" -component-url "$sandbox_url/sandbox/gap-medical.js" >"$work/checkout.log" 2>&1 &
+pids+=($!)
+wait_port "$checkout_port" || { cat "$work/checkout.log"; exit 1; }
+page=$(curl -sS --fail-with-body "http://127.0.0.1:$checkout_port/checkout?email=ada@example.com")
+customer_secret=$(sed -n 's/.*secret: "\([^"]*\)".*/\1/p' <<<"$page")
+coverage_start=$(sed -n 's/.*coverageStart: "\([^"]*\)".*/\1/p' <<<"$page")
+if [ -z "$customer_secret" ] || [ -z "$coverage_start" ]; then
+  echo "the checkout page holds no customer secret or coverage start date:" >&2
+  echo "$page" >&2
+  exit 1
+fi
+gap_quote=$(curl -sS --fail-with-body -H "x-api-client-id: $id" -H 'Content-Type: application/json' -H 'Accept: application/json' \
+  -d '{"customer": {"email_address": "ada@example.com"}, "policy_attributes": {"coverage_start_date": "'"$coverage_start"'"}}' \
+  "$INSURANCE_BASE_URL/v1/quote/gap-medical" | sed -n 's/.*"quote_id": *"\([^"]*\)".*/\1/p')
+curl -sS --fail-with-body -H "Authorization: Bearer $customer_secret" -H 'Content-Type: application/json' -H 'Accept: application/json' \
+  -d '{"quote_id": "'"$gap_quote"'", "payment_method": {"token": "tok_ok"}}' "$INSURANCE_BASE_URL/v1/purchase/gap-medical"
+echo
 
 echo "-- a status fault, through the proxy: a JSON error the document allows"
 curl -sS --fail-with-body -u "$id:$secret" -H 'Content-Type: application/json' \
