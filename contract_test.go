@@ -220,8 +220,9 @@ func (c *contract) operation(method, path string) (operation, bool) {
 }
 
 // TestDocumentIsTheInterface pins the referee to interface.md: its endpoints table
-// (method, path, authentication), its errors table, a default error answer on every
-// operation, the events error body, and nothing of the sandbox's own.
+// (method, path, authentication), its errors table and a 401 on every operation, a
+// default error answer on every operation, the events error body, and nothing of the
+// sandbox's own.
 func TestDocumentIsTheInterface(t *testing.T) {
 	c := theContract(t)
 	assert.Equal(t, "3.1.0", c.doc.OpenAPI)
@@ -229,16 +230,16 @@ func TestDocumentIsTheInterface(t *testing.T) {
 	type endpoint struct {
 		method, path string
 		schemes      []string // as interface.md's endpoints table says
-		errors       []string // statuses of interface.md's errors table
+		errors       []string // statuses of interface.md's errors table, and 401: every operation authenticates
 	}
 	want := []endpoint{
-		{"POST", "/v1/auth/customer/secret", []string{authBasic}, nil},
-		{"POST", "/v1/events", []string{authBasic}, nil},
-		{"POST", "/v1/partners/onboard", []string{authBasic}, nil},
-		{"GET", "/v1/products", []string{authBasic}, nil},
-		{"POST", "/v1/purchase/gap-medical", []string{authBearer}, nil},
-		{"POST", "/v1/purchase/tuition", []string{authBasic}, []string{"400", "402"}},
-		{"POST", "/v1/quote/gap-medical", []string{authClientID}, nil},
+		{"POST", "/v1/auth/customer/secret", []string{authBasic}, []string{"401"}},
+		{"POST", "/v1/events", []string{authBasic}, []string{"401"}},
+		{"POST", "/v1/partners/onboard", []string{authBasic}, []string{"401"}},
+		{"GET", "/v1/products", []string{authBasic}, []string{"401"}},
+		{"POST", "/v1/purchase/gap-medical", []string{authBearer}, []string{"401"}},
+		{"POST", "/v1/purchase/tuition", []string{authBasic}, []string{"400", "401", "402"}},
+		{"POST", "/v1/quote/gap-medical", []string{authClientID}, []string{"401"}},
 		{"POST", "/v1/quote/travel", []string{authBasic, authClientID}, []string{"400", "401", "422"}},
 	}
 	var got []endpoint

@@ -165,7 +165,9 @@
 // A purchase answers 201 with {"policy_id", "quote_id", "product", "status": "ACTIVE",
 // "premium", "currency", "customer_email_address", "created_at"}. The tuition purchase
 // takes payment_method.token, card or bank_account (the first given, in that order);
-// the gap-medical purchase takes only payment_method.token. Test values:
+// the gap-medical purchase requires quote_id and payment_method.token, and pays by
+// the token only (a card beside it is accepted unread, with a warning: see Errors and
+// limits). Test values:
 //
 //   - CardOK and any other Luhn-valid card number succeed; CardDeclined answers 402.
 //     A number that fails the Luhn check is 400.
@@ -181,7 +183,8 @@
 // # Partners, events, products
 //
 // Onboarding requires entity_name, administrative_email_address (an address),
-// country (US or CA) and website; bank_account.ach_account_type, when given, is
+// country (US or CA) and website, none empty; billing_email_address, when given, is
+// an address; bank_account.ach_account_type, when given, is
 // CHECKING or SAVINGS. It answers 201 with a fresh uuid, type LIMITED, status
 // PENDING_ONBOARDING, travel_retailer_onboarding_complete false, and
 // travel_retailer_onboarding_url only when travel_retailer was true.
@@ -219,9 +222,9 @@
 // Every error on every endpoint carries the events error body: {"error" (the status
 // text), "error_code", "message", "reason", "status"}. The error codes, by status:
 //
-//   - 400: parameter_missing (the message names it), invalid_parameter, invalid_type,
-//     invalid_json, invalid_dates, invalid_card, invalid_token,
-//     invalid_payment_method, quote_not_found, quote_product_mismatch, body_too_large,
+//   - 400: parameter_missing (the message names it), unknown_parameter (likewise),
+//     invalid_parameter, invalid_type, invalid_json, invalid_dates, invalid_card,
+//     invalid_token, quote_not_found, quote_product_mismatch, body_too_large,
 //     invalid_body; from the controls, invalid_fault
 //   - 401: unauthorized, secret_expired
 //   - 402: payment_failed
@@ -229,9 +232,20 @@
 //   - 404: not_found; 405: method_not_allowed
 //   - 422: quote_unavailable
 //   - 500: internal (a sandbox bug: please report it)
+//   - any status of a Fault given no Body: injected_fault
 //
-// Every answer has Content-Type: application/json and an X-Request-Id. Malformed
-// JSON, a wrong type (the message names the field) and bodies over 1 MiB are 400,
-// never a 500. Each kind of record, and the request log, is capped at 10,000; the
+// Request bodies are read as api/openapi.yaml describes them. A field it does not
+// name ("curency" for "currency", matched exactly) is 400 unknown_parameter naming
+// it, except in the two bodies whose other fields the interface leaves "not shown",
+// the gap-medical quote and purchase: there it is accepted unread, and the answer's
+// X-Sandbox-Warning header (and Request.Warning in the log) names it. Email addresses
+// (customer.email_address, email_address, the onboarding addresses) must be
+// addresses, wherever given.
+//
+// Every answer has an X-Request-Id, and Content-Type: application/json with a JSON
+// body, but for a Fault's own Body (sent as given, with its Header) and a Fault of a
+// status below 400 with no Body (an empty body, no Content-Type). Malformed JSON, a
+// wrong type (the message names the field) and bodies over 1 MiB are 400, never a
+// 500. Each kind of record, and the request log, is capped at 10,000; the
 // oldest are forgotten first.
 package insurancetest

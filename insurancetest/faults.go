@@ -18,6 +18,10 @@ type Fault struct {
 	// the fault applies: the caller sees a failure for a purchase that went through.
 	Process bool
 	// Status answers this status, with Body and Header, instead of the real answer.
+	// With no Body, a status of 400 or more answers the sandbox's JSON error body
+	// (error_code "injected_fault", Content-Type application/json unless Header sets
+	// one), as the service's own errors look; a lower status, an empty body. Either
+	// way the answer has an X-Request-Id, unless Header replaces it.
 	Status int
 	Body   string
 	Header http.Header

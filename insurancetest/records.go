@@ -51,6 +51,9 @@ type Request struct {
 	// or the caller gave up during a Delay.
 	StatusCode int
 	ReceivedAt time.Time // on the sandbox's clock
+	// Warning is what the answer's X-Sandbox-Warning header said: the fields of a
+	// gap-medical quote or purchase body the sandbox accepted without reading them.
+	Warning string
 }
 
 // Requests returns every request of the interface the sandbox received, oldest first.

@@ -60,11 +60,16 @@ func (c *checkout) showCheckout(w http.ResponseWriter, r *http.Request) {
 		render(w, http.StatusBadGateway, errorTemplate, message)
 		return
 	}
+	if secret.Secret == "" {
+		slog.Default().Warn("checkout: the customer secret answer has no secret")
+		render(w, http.StatusBadGateway, errorTemplate, "The insurance service did not start the checkout. Try again in a moment.")
+		return
+	}
 	render(w, http.StatusOK, checkoutTemplate, checkoutPage{
 		APIBase:           c.apiBase,
 		ComponentURL:      c.componentURL,
 		ClientID:          c.clientID,
-		CustomerEmail:     secret.EmailAddress,
+		CustomerEmail:     email, // the interface's answer is {secret}: the address is the one asked for
 		CoverageStartDate: insurance.DateOf(time.Now().AddDate(0, 0, 14)).String(),
 		CustomerSecret:    secret.Secret,
 	})

@@ -70,14 +70,20 @@ func (s *CoverSeller) QuoteTrip(ctx context.Context, b *Booking) (premium float6
 	if err != nil {
 		return 0, fmt.Errorf("quoting trip cover: %w", err)
 	}
+	if quote.QuoteID == "" {
+		return 0, fmt.Errorf("quoting trip cover: the answer has no quote_id")
+	}
 	b.QuoteID = quote.QuoteID
 	var body struct {
-		Premium float64 `json:"premium"`
+		Premium *float64 `json:"premium"` // the interface does not type it: check it came
 	}
 	if err := quote.Decode(&body); err != nil {
 		return 0, fmt.Errorf("reading the premium: %w", err)
 	}
-	return body.Premium, nil
+	if body.Premium == nil {
+		return 0, fmt.Errorf("quoting trip cover: the answer has no premium")
+	}
+	return *body.Premium, nil
 }
 
 // BuyTuitionCover buys tuition cover for a tuition quote with a card, once: a quote
@@ -144,6 +150,9 @@ func (s *CoverSeller) StartCheckout(ctx context.Context, email string) (customer
 	secret, err := s.Insurance.CreateCustomerSecret(ctx, email)
 	if err != nil {
 		return "", fmt.Errorf("starting the checkout: %w", err)
+	}
+	if secret.Secret == "" {
+		return "", fmt.Errorf("starting the checkout: the answer has no secret")
 	}
 	return secret.Secret, nil
 }

@@ -58,6 +58,9 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 	for _, p := range products.Products {
 		names = append(names, p.ID)
 	}
+	if len(names) == 0 {
+		names = []string{"none listed"}
+	}
 	say("1. Products: %s", strings.Join(names, ", "))
 
 	// 2. A travel quote, created then updated.
@@ -75,6 +78,9 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 	quote, err := env.Backend.QuoteTravel(ctx, trip)
 	if err != nil {
 		return fmt.Errorf("quoting travel: %w", err)
+	}
+	if quote.QuoteID == "" { // the update below would go out as a second create
+		return fmt.Errorf("quoting travel: the answer (%d) has no quote_id to update the quote by: %s", quote.StatusCode, quote.Raw)
 	}
 	say("2. Travel quote %s %s (%d), premium %s", quote.QuoteID, createdOrUpdated(quote), quote.StatusCode, premium(quote))
 	trip.QuoteID = quote.QuoteID
@@ -117,14 +123,20 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 	if err != nil {
 		return fmt.Errorf("minting a customer secret: %w", err)
 	}
+	if secret.Secret == "" {
+		return errors.New("minting a customer secret: the answer has no secret")
+	}
 	say("5. Gap-medical checkout")
-	say("   Backend minted a customer secret for %s; the partner secret stays on the server", secret.EmailAddress)
+	say("   Backend minted a customer secret for %s; the partner secret stays on the server", *email)
 	gapQuote, err := env.Browser.QuoteGapMedical(ctx, &insurance.GapMedicalQuoteRequest{
 		Customer:         insurance.Customer{EmailAddress: *email},
 		PolicyAttributes: insurance.GapMedicalPolicyAttributes{CoverageStartDate: insurance.NewDate(2027, time.April, 1)},
 	})
 	if err != nil {
 		return fmt.Errorf("quoting gap-medical with the client id: %w", err)
+	}
+	if gapQuote.QuoteID == "" {
+		return fmt.Errorf("quoting gap-medical: the answer (%d) has no quote_id to buy: %s", gapQuote.StatusCode, gapQuote.Raw)
 	}
 	say("   Browser (client id only) quoted %s (%d), premium %s", gapQuote.QuoteID, gapQuote.StatusCode, premium(gapQuote))
 	gapPolicy, err := env.Browser.PurchaseGapMedical(ctx, secret.Secret, &insurance.GapMedicalPurchaseRequest{
@@ -134,7 +146,7 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 	if err != nil {
 		return fmt.Errorf("buying gap-medical with the customer secret: %w", err)
 	}
-	say("   Browser bought policy %s with the Bearer customer secret", gapPolicy.PolicyID)
+	say("   Browser bought policy %s with the Bearer customer secret", orNotGiven(gapPolicy.PolicyID))
 
 	// 6. A tuition purchase: declined, then paid.
 	if *tuitionQuote == "" && env.Sandbox != nil {
@@ -169,7 +181,7 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 	if err != nil {
 		return fmt.Errorf("buying tuition cover: %w", err)
 	}
-	say("   Paid with card ending %s: policy %s issued (%d)", last4(purchase.PaymentMethod.Card.Number), policy.PolicyID, policy.StatusCode)
+	say("   Paid with card ending %s: policy %s issued (%d)", last4(purchase.PaymentMethod.Card.Number), orNotGiven(policy.PolicyID), policy.StatusCode)
 	say("Done.")
 	return nil
 }
@@ -191,6 +203,15 @@ func premium(q *insurance.Quote) string {
 		return "not given"
 	}
 	return fmt.Sprintf("%.2f %s", body.Premium, body.Currency)
+}
+
+// orNotGiven stands in for an id the answer lacks: the interface does not show the
+// policy record's fields.
+func orNotGiven(id string) string {
+	if id == "" {
+		return "(id not given)"
+	}
+	return id
 }
 
 func last4(number string) string { return number[max(0, len(number)-4):] }

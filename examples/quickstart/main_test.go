@@ -3,7 +3,10 @@ package main
 import (
 	"context"
 	"io"
+	"net/http"
+	"net/http/httptest"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -53,4 +56,40 @@ func TestHelp(t *testing.T) {
 	clitest.CheckHelp(t, "quickstart", func(args []string, out io.Writer) error {
 		return run(t.Context(), args, out)
 	}, "quickstart walks through the whole insurance interface", "-tuition-quote string", "INSURANCE_BASE_URL", "INSURANCE_CLIENT_ID", "INSURANCE_CLIENT_SECRET")
+}
+
+// TestQuickstartStopsAtAQuoteWithoutAnID: a 2xx travel quote with no quote_id (what a
+// mock made from a loose document answers) stops the quickstart there, naming the
+// field, before its update can go out as a second create.
+func TestQuickstartStopsAtAQuoteWithoutAnID(t *testing.T) {
+	var mu sync.Mutex
+	quotes := 0
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		switch r.URL.Path {
+		case "/v1/products":
+			_, _ = io.WriteString(w, `{"products": []}`)
+		case "/v1/quote/travel":
+			mu.Lock()
+			quotes++
+			mu.Unlock()
+			w.WriteHeader(http.StatusCreated)
+			_, _ = io.WriteString(w, `{}`)
+		default:
+			http.NotFound(w, r)
+		}
+	}))
+	defer srv.Close()
+	t.Setenv(insurance.EnvBaseURL, srv.URL)
+	t.Setenv(insurance.EnvClientID, "id")
+	t.Setenv(insurance.EnvClientSecret, "secret")
+
+	var out strings.Builder
+	err := run(context.Background(), nil, &out)
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "quote_id")
+	assert.Contains(t, out.String(), "1. Products: none listed")
+	mu.Lock()
+	defer mu.Unlock()
+	assert.Equal(t, 1, quotes, "the travel quote was sent again without an id")
 }

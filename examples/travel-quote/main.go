@@ -71,6 +71,9 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 	case err != nil:
 		return err
 	}
+	if quote.QuoteID == "" {
+		return fmt.Errorf("the quote answer (HTTP %d) has no quote_id to update or buy it by: %s", quote.StatusCode, quote.Raw)
+	}
 	verb := "updated"
 	if quote.Created {
 		verb = "created"

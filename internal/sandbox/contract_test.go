@@ -279,7 +279,7 @@ func TestSandboxFollowsTheDocument(t *testing.T) {
 		{"customer secret", func(h *sandboxHarness) sent {
 			return h.basic("POST", "/v1/auth/customer/secret", `{"email_address": "ada@example.com"}`)
 		}, 201, allowed},
-		{"customer secret without an email address: 400", func(h *sandboxHarness) sent { return h.basic("POST", "/v1/auth/customer/secret", `{}`) }, 400, allowed},
+		{"customer secret without an email address: 400", func(h *sandboxHarness) sent { return h.basic("POST", "/v1/auth/customer/secret", `{}`) }, 400, refusedSchema},
 		{"customer secret for a number: 400", func(h *sandboxHarness) sent {
 			return h.basic("POST", "/v1/auth/customer/secret", `{"email_address": 5}`)
 		}, 400, refusedSchema},
@@ -294,11 +294,11 @@ func TestSandboxFollowsTheDocument(t *testing.T) {
 		{"gap-medical purchase without a token: 400", func(h *sandboxHarness) sent {
 			id := h.gapMedicalQuote("ada@example.com")
 			return h.bearer(h.customerSecret("ada@example.com"), "POST", "/v1/purchase/gap-medical", `{"quote_id": "`+id+`"}`)
-		}, 400, allowed},
+		}, 400, refusedSchema},
 		{"gap-medical purchase by card: 400", func(h *sandboxHarness) sent {
 			id := h.gapMedicalQuote("ada@example.com")
 			return h.bearer(h.customerSecret("ada@example.com"), "POST", "/v1/purchase/gap-medical", `{"quote_id": "`+id+`", "payment_method": {"card": {"number": "`+sandbox.CardOK+`"}}}`)
-		}, 400, allowed},
+		}, 400, refusedSchema},
 		{"gap-medical purchase with a declined token: 402", func(h *sandboxHarness) sent {
 			id := h.gapMedicalQuote("ada@example.com")
 			return h.bearer(h.customerSecret("ada@example.com"), "POST", "/v1/purchase/gap-medical", gapMedicalPurchase(id, sandbox.TokenDeclined))

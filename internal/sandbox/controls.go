@@ -151,13 +151,14 @@ type loggedRequest struct {
 	Body       string      `json:"body"`
 	StatusCode int         `json:"status_code"`
 	ReceivedAt time.Time   `json:"received_at"`
+	Warning    string      `json:"warning,omitempty"`
 }
 
 func (s *Sandbox) requestsControl([]byte, string) (int, any, error) {
 	logged := s.Requests()
 	out := make([]loggedRequest, 0, len(logged))
 	for _, q := range logged {
-		out = append(out, loggedRequest{q.Method, q.Path, q.Auth, q.ClientID, q.Header, string(q.Body), q.StatusCode, q.ReceivedAt})
+		out = append(out, loggedRequest{q.Method, q.Path, q.Auth, q.ClientID, q.Header, string(q.Body), q.StatusCode, q.ReceivedAt, q.Warning})
 	}
 	return http.StatusOK, map[string]any{"requests": out}, nil
 }

@@ -116,6 +116,10 @@ func TestControlsFollowTheirDocument(t *testing.T) {
 			h.setUp(h.anonymous("GET", "/v1/products", ""), http.StatusUnauthorized)
 			return h.basic("GET", "/sandbox/requests", "")
 		}, 200, allowed},
+		{"requests, one answered with a warning", func(h *sandboxHarness) sent {
+			h.setUp(h.clientID("POST", "/v1/quote/gap-medical", `{"customer": {"email_address": "ada@example.com"}, "policy_attributes": {"coverage_start_date": "2027-04-01", "deductible": 500}}`), http.StatusCreated)
+			return h.basic("GET", "/sandbox/requests", "")
+		}, 200, allowed},
 		{"requests without auth: 401", func(h *sandboxHarness) sent { return h.anonymous("GET", "/sandbox/requests", "") }, 401, refusedAuth},
 		{"policies", func(h *sandboxHarness) sent { h.bought(); return h.basic("GET", "/sandbox/policies", "") }, 200, allowed},
 		{"quotes", func(h *sandboxHarness) sent { h.bought(); return h.basic("GET", "/sandbox/quotes", "") }, 200, allowed},

@@ -1,6 +1,7 @@
 package sandbox
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -112,9 +113,32 @@ func (s *Sandbox) applyFault(w http.ResponseWriter, r *http.Request, f *Fault) b
 		for k, vs := range f.Header {
 			w.Header()[http.CanonicalHeaderKey(k)] = vs
 		}
+		body := f.Body
+		if body == "" && f.Status >= 400 {
+			// Like every error of the sandbox: the JSON error body, so that a fault
+			// looks like the service's own error unless Body says otherwise.
+			body = faultBody(f.Status)
+			if w.Header().Get("Content-Type") == "" {
+				w.Header().Set("Content-Type", "application/json")
+			}
+		}
 		w.WriteHeader(f.Status)
-		_, _ = io.WriteString(w, f.Body)
+		_, _ = io.WriteString(w, body)
 		return true
 	}
 	return false
+}
+
+// faultBody is the error body of a status fault given no Body: the sandbox's error
+// body, with error_code "injected_fault".
+func faultBody(status int) string {
+	text := http.StatusText(status)
+	b, _ := json.Marshal(map[string]any{
+		"error":      text,
+		"error_code": "injected_fault",
+		"message":    fmt.Sprintf("a fault injected in the sandbox answered %d %s", status, text),
+		"reason":     strings.ToLower(strings.ReplaceAll(text, " ", "_")),
+		"status":     status,
+	})
+	return string(b)
 }

@@ -22,6 +22,7 @@ type Request struct {
 	Body       []byte
 	StatusCode int // 0 until answered, and when dropped or abandoned
 	ReceivedAt time.Time
+	Warning    string // what the answer's WarningHeader said, if anything
 }
 
 // record logs a request as it arrives, before any fault applies to it.

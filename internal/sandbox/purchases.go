@@ -40,6 +40,11 @@ func (s *Sandbox) purchaseTuition(body []byte, c caller) (int, any, error) {
 	if req.QuoteID == "" {
 		return 0, nil, missing("quote_id")
 	}
+	if req.Customer.EmailAddress != "" {
+		if err := checkEmail("customer.email_address", req.Customer.EmailAddress); err != nil {
+			return 0, nil, err
+		}
+	}
 	return s.buy(productTuition, req.QuoteID, c, req.PaymentMethod)
 }
 
@@ -53,10 +58,8 @@ func (s *Sandbox) purchaseGapMedical(body []byte, c caller) (int, any, error) {
 		return 0, nil, missing("quote_id")
 	case req.PaymentMethod.Token == "":
 		return 0, nil, missing("payment_method.token")
-	case req.PaymentMethod.Card != nil || req.PaymentMethod.BankAccount != nil:
-		return 0, nil, badRequest("invalid_payment_method", "gap-medical purchases take only payment_method.token from the client-side component")
 	}
-	return s.buy(productGapMedical, req.QuoteID, c, req.PaymentMethod)
+	return s.buy(productGapMedical, req.QuoteID, c, wirePaymentMethod{Token: req.PaymentMethod.Token})
 }
 
 // buy issues a policy for the quote, all under one lock so that of two purchases of

@@ -38,8 +38,8 @@ func (s *Sandbox) quoteTravel(body []byte, c caller) (int, any, error) {
 		return 0, nil, err
 	}
 	pa := req.PolicyAttributes
-	if req.Customer.EmailAddress == "" {
-		return 0, nil, missing("customer.email_address")
+	if err := checkEmail("customer.email_address", req.Customer.EmailAddress); err != nil {
+		return 0, nil, err
 	}
 	start, err := requiredDay("policy_attributes.trip_start_date", pa.TripStartDate)
 	if err != nil {
@@ -71,11 +71,10 @@ func (s *Sandbox) quoteGapMedical(body []byte, c caller) (int, any, error) {
 	if err := decode(body, &req); err != nil {
 		return 0, nil, err
 	}
-	if req.Customer.EmailAddress == "" {
-		return 0, nil, missing("customer.email_address")
+	if err := checkEmail("customer.email_address", req.Customer.EmailAddress); err != nil {
+		return 0, nil, err
 	}
-	start, _ := req.PolicyAttributes["coverage_start_date"].(string)
-	if _, err := requiredDay("policy_attributes.coverage_start_date", start); err != nil {
+	if _, err := requiredDay("policy_attributes.coverage_start_date", req.PolicyAttributes.CoverageStartDate); err != nil {
 		return 0, nil, err
 	}
 	return s.saveQuote(productGapMedical, c.clientID, req.QuoteID, req.Customer.EmailAddress, gapMedicalMonthly, req.Currency)

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"reflect"
 	"strings"
 	"time"
 
@@ -33,6 +34,11 @@ type endpoint struct {
 	// corsHeaders, when set, lets pages on an allowed origin call the endpoint with
 	// these request headers. Basic-auth endpoints have none: no page may call them.
 	corsHeaders string
+	// body is the wire type of the request body (nil: none). A field it does not
+	// name is refused with a 400 naming it, unless open: the interface leaves the
+	// body's other fields "not shown", so they are accepted with a warning.
+	body reflect.Type
+	open bool
 }
 
 // Request headers a page may send to the browser endpoints.
@@ -43,14 +49,14 @@ const (
 
 // endpoints is the interface's endpoint table, in the order of api/openapi.yaml.
 var endpoints = []endpoint{
-	{http.MethodGet, "/v1/products", authBasic, (*Sandbox).listProducts, ""},
-	{http.MethodPost, "/v1/quote/gap-medical", authClientID, (*Sandbox).quoteGapMedical, corsClientID},
-	{http.MethodPost, "/v1/quote/travel", authBasicOrClientID, (*Sandbox).quoteTravel, corsClientID},
-	{http.MethodPost, "/v1/purchase/gap-medical", authBearer, (*Sandbox).purchaseGapMedical, corsBearer},
-	{http.MethodPost, "/v1/purchase/tuition", authBasic, (*Sandbox).purchaseTuition, ""},
-	{http.MethodPost, "/v1/auth/customer/secret", authBasic, (*Sandbox).createCustomerSecret, ""},
-	{http.MethodPost, "/v1/partners/onboard", authBasic, (*Sandbox).onboardPartner, ""},
-	{http.MethodPost, "/v1/events", authBasic, (*Sandbox).createEvent, ""},
+	{http.MethodGet, "/v1/products", authBasic, (*Sandbox).listProducts, "", nil, false},
+	{http.MethodPost, "/v1/quote/gap-medical", authClientID, (*Sandbox).quoteGapMedical, corsClientID, reflect.TypeFor[gapMedicalQuoteRequest](), true},
+	{http.MethodPost, "/v1/quote/travel", authBasicOrClientID, (*Sandbox).quoteTravel, corsClientID, reflect.TypeFor[travelQuoteRequest](), false},
+	{http.MethodPost, "/v1/purchase/gap-medical", authBearer, (*Sandbox).purchaseGapMedical, corsBearer, reflect.TypeFor[gapMedicalPurchaseRequest](), true},
+	{http.MethodPost, "/v1/purchase/tuition", authBasic, (*Sandbox).purchaseTuition, "", reflect.TypeFor[tuitionPurchaseRequest](), false},
+	{http.MethodPost, "/v1/auth/customer/secret", authBasic, (*Sandbox).createCustomerSecret, "", reflect.TypeFor[customerSecretRequest](), false},
+	{http.MethodPost, "/v1/partners/onboard", authBasic, (*Sandbox).onboardPartner, "", reflect.TypeFor[onboardRequest](), false},
+	{http.MethodPost, "/v1/events", authBasic, (*Sandbox).createEvent, "", reflect.TypeFor[eventRequest](), false},
 }
 
 func endpointAt(path string) (endpoint, bool) {
@@ -125,7 +131,13 @@ func (s *Sandbox) serveInterface(w http.ResponseWriter, r *http.Request) {
 	if fault != nil && !fault.Process && s.applyFault(w, r, fault) {
 		return
 	}
-	status, answer, err := s.handle(r, ep, known, body, readErr)
+	status, answer, warning, err := s.handle(r, ep, known, body, readErr)
+	if warning != "" {
+		w.Header().Set(WarningHeader, warning)
+		s.mu.Lock()
+		entry.Warning = warning
+		s.mu.Unlock()
+	}
 	if fault != nil && fault.Process && s.applyFault(w, r, fault) {
 		return
 	}
@@ -136,22 +148,27 @@ func (s *Sandbox) serveInterface(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, status, answer)
 }
 
-// handle runs the endpoint: route, method, auth, body, then its handler.
-func (s *Sandbox) handle(r *http.Request, ep endpoint, known bool, body []byte, readErr error) (int, any, error) {
+// handle runs the endpoint: route, method, auth, body, then its handler. warning
+// names the fields of an open body the sandbox accepted without reading them.
+func (s *Sandbox) handle(r *http.Request, ep endpoint, known bool, body []byte, readErr error) (status int, answer any, warning string, err error) {
 	switch {
 	case !known:
-		return 0, nil, &apiError{status: http.StatusNotFound, code: "not_found", message: "no endpoint " + r.URL.Path}
+		return 0, nil, "", &apiError{status: http.StatusNotFound, code: "not_found", message: "no endpoint " + r.URL.Path}
 	case r.Method != ep.method:
-		return 0, nil, &apiError{status: http.StatusMethodNotAllowed, code: "method_not_allowed", message: r.URL.Path + " takes " + ep.method}
+		return 0, nil, "", &apiError{status: http.StatusMethodNotAllowed, code: "method_not_allowed", message: r.URL.Path + " takes " + ep.method}
 	}
 	c, err := s.authenticate(r, ep.auth)
 	if err != nil {
-		return 0, nil, err
+		return 0, nil, "", err
 	}
 	if readErr != nil {
-		return 0, nil, readErr
+		return 0, nil, "", readErr
 	}
-	return ep.handle(s, body, c)
+	if body, warning, err = checkFields(ep, body); err != nil {
+		return 0, nil, "", err
+	}
+	status, answer, err = ep.handle(s, body, c)
+	return status, answer, warning, err
 }
 
 // readRequestBody reads the body, up to MaxBodyBytes.
@@ -196,7 +213,7 @@ func (s *Sandbox) cors(w http.ResponseWriter, r *http.Request, ep endpoint) bool
 	}
 	w.Header().Add("Vary", "Origin")
 	w.Header().Set("Access-Control-Allow-Origin", origin)
-	w.Header().Set("Access-Control-Expose-Headers", "X-Request-Id")
+	w.Header().Set("Access-Control-Expose-Headers", "X-Request-Id, "+WarningHeader)
 	if !preflight {
 		return false
 	}

@@ -12,7 +12,9 @@ import (
 // The request bodies as api/openapi.yaml describes them, read by the sandbox on its
 // own: every field it names with the JSON type it gives, so a wrong type is a 400
 // naming the field. Dates are strings here and parsed where they are used, so that a
-// malformed one is a 400 naming its field too. Unknown fields are ignored.
+// malformed one is a 400 naming its field too. A field these types do not name is
+// refused with a 400 naming it, or, in the bodies the interface leaves open
+// (endpoint.open), accepted unread with a warning: see fields.go.
 
 type wireCustomer struct {
 	EmailAddress string `json:"email_address"`
@@ -57,7 +59,8 @@ type travelQuoteRequest struct {
 
 // gapMedicalQuoteRequest: the interface does not show this body. The sandbox reads it
 // like the travel quote, with the coverage start date the client-side component
-// takes; other policy attributes are accepted as they are.
+// takes; other fields, policy attributes included, are accepted unread, with a
+// warning (WarningHeader).
 type gapMedicalQuoteRequest struct {
 	Customer         wireCustomer   `json:"customer"`
 	Metadata         map[string]any `json:"metadata"`
@@ -65,7 +68,9 @@ type gapMedicalQuoteRequest struct {
 	QuoteID          string         `json:"quote_id"`
 	Language         string         `json:"language"`
 	Currency         string         `json:"currency"`
-	PolicyAttributes map[string]any `json:"policy_attributes"`
+	PolicyAttributes struct {
+		CoverageStartDate string `json:"coverage_start_date"`
+	} `json:"policy_attributes"`
 }
 
 type wirePaymentMethod struct {
@@ -98,9 +103,13 @@ type tuitionPurchaseRequest struct {
 	Subscription  bool              `json:"subscription"`
 }
 
+// gapMedicalPurchaseRequest: the interface shows quote_id and payment_method.token;
+// other fields (a card beside the token, say) are accepted unread, with a warning.
 type gapMedicalPurchaseRequest struct {
-	QuoteID       string            `json:"quote_id"`
-	PaymentMethod wirePaymentMethod `json:"payment_method"`
+	QuoteID       string `json:"quote_id"`
+	PaymentMethod struct {
+		Token string `json:"token"`
+	} `json:"payment_method"`
 }
 
 type customerSecretRequest struct {
@@ -162,7 +171,7 @@ func requiredDay(field, value string) (time.Time, error) {
 }
 
 // decode reads a JSON request body into v with messages a developer can act on.
-// Unknown fields are ignored, as a service would.
+// Unknown fields are left to fields.go, which has checked them before.
 func decode(body []byte, v any) error { return decodeJSON(body, v, false) }
 
 // decodeStrict is decode refusing unknown fields: a misspelt control field is a 400,
