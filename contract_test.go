@@ -51,7 +51,7 @@ type contract struct {
 
 var loadContract = sync.OnceValues(func() (*contract, error) {
 	loader := openapi3.NewLoader()
-	doc, err := loader.LoadFromData(api.OpenAPI)
+	doc, err := loader.LoadFromData(api.OpenAPI())
 	if err != nil {
 		return nil, fmt.Errorf("loading api/openapi.yaml: %w", err)
 	}

@@ -90,7 +90,7 @@ func loadContract(name string, data []byte) (*contract, error) {
 	}}, nil
 }
 
-var loadInterface = sync.OnceValues(func() (*contract, error) { return loadContract("api/openapi.yaml", api.OpenAPI) })
+var loadInterface = sync.OnceValues(func() (*contract, error) { return loadContract("api/openapi.yaml", api.OpenAPI()) })
 
 // theContract returns api/openapi.yaml, loaded and validated once per test binary.
 func theContract(t testing.TB) *contract {

@@ -105,7 +105,7 @@ func (s *Sandbox) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		_, _ = w.Write(componentJS)
 	case r.URL.Path == OpenAPIPath && r.Method == http.MethodGet:
 		w.Header().Set("Content-Type", "application/yaml")
-		_, _ = w.Write(api.OpenAPI)
+		_, _ = w.Write(api.OpenAPI())
 	case r.URL.Path == SandboxDocumentPath && r.Method == http.MethodGet:
 		w.Header().Set("Content-Type", "application/yaml")
 		_, _ = w.Write(api.Sandbox())
