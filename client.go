@@ -94,11 +94,6 @@ func (c *Client) With(opts ...Option) (*Client, error) {
 	if s.observers == nil {
 		s.observers = c.settings.observers
 	}
-	if s.insecureHTTP != c.settings.insecureHTTP {
-		if _, err := checkBaseURL(c.baseURL, s.insecureHTTP); err != nil {
-			return nil, err
-		}
-	}
 	pools, budget := c.pipe.Pools(), c.pipe.Budget()
 	if s.httpClient != c.settings.httpClient || s.recordIdleTimeout != c.settings.recordIdleTimeout {
 		pools = pipeline.NewPools(s.httpClient, s.recordIdleTimeout, strings.HasPrefix(c.baseURL, "https://"))
