@@ -12,6 +12,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 	"golang.org/x/net/http2"
 
 	"github.com/partnerinsure/insurance-go"
@@ -109,4 +111,140 @@ func quoteTravel(ctx context.Context, c *insurance.Client, quoteID string) error
 	req.QuoteID = quoteID
 	_, err := c.QuoteTravel(ctx, req)
 	return err
+}
+
+// The guarantees of a call at the wire, over HTTP/2 and HTTP/1.1, against the raw
+// server of h2server_test.go: a record-creating call is processed at most once, and
+// no call sends more than 2 x (1 + MaxRetries) requests or runs into its deadline,
+// whatever the server answers.
+
+const (
+	callDeadline = 10 * time.Second // each call's context
+	callBound    = 5 * time.Second  // ... and how long it may take at most here
+	maxRequests  = 2 * (1 + insurance.DefaultMaxRetries)
+)
+
+// call runs ep once with callDeadline and reports its error and how long it took.
+func call(c *insurance.Client, ep endpoint) (error, time.Duration) {
+	ctx, cancel := context.WithTimeout(context.Background(), callDeadline)
+	defer cancel()
+	start := time.Now()
+	_, err := ep.call(ctx, c)
+	return err, time.Since(start)
+}
+
+// wireFaults are the answers after which a request may have been processed.
+var wireFaults = []struct {
+	name string
+	v    verdict
+}{
+	{"reset PROTOCOL_ERROR", verdict{kind: resetAfter, code: http2.ErrCodeProtocol}},
+	{"reset INTERNAL_ERROR", verdict{kind: resetAfter, code: http2.ErrCodeInternal}},
+	{"reset CANCEL", verdict{kind: resetAfter, code: http2.ErrCodeCancel}},
+	{"connection dropped", verdict{kind: dropAfter}},
+}
+
+// TestRecordCreatingCallsAreProcessedAtMostOnce: a purchase, onboarding or event
+// whose request was processed and then reset (with any code) or cut off arrived once,
+// is not sent again, and ends at once with ErrOutcomeUnknown.
+func TestRecordCreatingCallsAreProcessedAtMostOnce(t *testing.T) {
+	for _, ep := range endpoints() {
+		if !ep.createsRecord {
+			continue
+		}
+		for _, f := range wireFaults {
+			t.Run(ep.name+"/"+f.name, func(t *testing.T) {
+				t.Parallel()
+				srv := newRawServer(t, func(arrival) verdict { return f.v })
+				err, took := call(rawClient(t, srv), ep)
+
+				assert.ErrorIs(t, err, insurance.ErrOutcomeUnknown)
+				arrived, processed := srv.Totals()
+				assert.Equal(t, 1, processed, "processed once (HTTP/1.1: %d, HTTP/2: %d)", srv.ByProto("HTTP/1.1"), srv.ByProto("HTTP/2.0"))
+				assert.Equal(t, 1, arrived, "never sent again")
+				assert.Equal(t, 1, attemptsOf(err))
+				assert.Less(t, took, callBound)
+			})
+		}
+	}
+}
+
+// TestIdempotentCallsAreBounded: products, quotes and customer secrets are retried
+// after a reset, a cut connection or a refused stream, but send at most
+// 2 x (1 + MaxRetries) requests in all, and end within seconds, Attempts counting
+// every request. A GET (no body) is resent like a POST.
+func TestIdempotentCallsAreBounded(t *testing.T) {
+	faults := append(wireFaults[:len(wireFaults):len(wireFaults)], struct {
+		name string
+		v    verdict
+	}{"every stream refused", verdict{kind: refuse}})
+	for _, ep := range endpoints() {
+		if ep.createsRecord {
+			continue
+		}
+		for _, f := range faults {
+			t.Run(ep.name+"/"+f.name, func(t *testing.T) {
+				t.Parallel()
+				srv := newRawServer(t, func(arrival) verdict { return f.v })
+				err, took := call(rawClient(t, srv), ep)
+
+				require.Error(t, err)
+				assert.NotErrorIs(t, err, insurance.ErrOutcomeUnknown)
+				arrived, _ := srv.Totals()
+				assert.GreaterOrEqual(t, arrived, 1+insurance.DefaultMaxRetries, "retried")
+				assert.LessOrEqual(t, arrived, maxRequests)
+				assert.Equal(t, arrived, attemptsOf(err), "Attempts counts every request: %v", err)
+				assert.Equal(t, arrived, srv.ByProto("HTTP/2.0"), "over HTTP/2")
+				assert.Less(t, took, callBound)
+			})
+		}
+	}
+}
+
+// TestRefusedStreamsAreSentAgain: a stream the server refused was not processed, so
+// every call, a purchase too, is sent again and succeeds, processed once.
+func TestRefusedStreamsAreSentAgain(t *testing.T) {
+	for _, ep := range endpoints() {
+		t.Run(ep.name, func(t *testing.T) {
+			t.Parallel()
+			srv := newRawServer(t, func(a arrival) verdict {
+				if a.n == 1 {
+					return verdict{kind: refuse}
+				}
+				return verdict{kind: answer}
+			})
+			err, took := call(rawClient(t, srv), ep)
+
+			require.NoError(t, err)
+			_, processed := srv.Totals()
+			assert.Equal(t, 1, processed)
+			assert.Less(t, took, callBound)
+		})
+	}
+}
+
+// TestAPurchaseOnlyEverRefusedIsNotOutcomeUnknown: against a server that refuses
+// every stream, a record-creating call never processed ends in seconds, and if it
+// fails, its error does not claim the purchase may have gone through.
+func TestAPurchaseOnlyEverRefusedIsNotOutcomeUnknown(t *testing.T) {
+	for _, ep := range endpoints() {
+		if !ep.createsRecord {
+			continue
+		}
+		t.Run(ep.name, func(t *testing.T) {
+			t.Parallel()
+			srv := newRawServer(t, func(arrival) verdict { return verdict{kind: refuse} })
+			err, took := call(rawClient(t, srv), ep)
+
+			arrived, processed := srv.Totals()
+			if err != nil {
+				assert.NotErrorIs(t, err, insurance.ErrOutcomeUnknown, "never processed")
+				assert.Zero(t, processed)
+				assert.Equal(t, arrived, attemptsOf(err))
+			}
+			assert.LessOrEqual(t, processed, 1)
+			assert.LessOrEqual(t, arrived, maxRequests)
+			assert.Less(t, took, callBound)
+		})
+	}
 }

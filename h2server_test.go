@@ -145,6 +145,20 @@ func (s *rawServer) ByProto(proto string) int {
 	defer s.mu.Unlock()
 	return s.byProto[proto]
 }
+
+// Totals are the requests that arrived and those processed, over all keys.
+func (s *rawServer) Totals() (arrived, processed int) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, n := range s.arrived {
+		arrived += n
+	}
+	for _, n := range s.processed {
+		processed += n
+	}
+	return arrived, processed
+}
+
 func (s *rawServer) Protos(key string) []string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
