@@ -1,12 +1,15 @@
 package insurance_test
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"flag"
 	"fmt"
+	"log/slog"
 	"net/http"
 	"net/http/httptest"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -248,3 +251,178 @@ func TestAPurchaseOnlyEverRefusedIsNotOutcomeUnknown(t *testing.T) {
 		})
 	}
 }
+
+// tally is what a burst of calls came to, against what the server saw.
+type tally struct {
+	calls, succeeded, outcomeUnknown, otherErrors int
+	falseUnknown                                  int // outcome unknown, though the server never processed the call
+	duplicates                                    int // quote ids processed more than once
+	requests                                      int // requests that reached the server
+	pastDeadline                                  int // calls that ran into their deadline
+}
+
+func (r tally) String() string {
+	return fmt.Sprintf("calls %d, succeeded %d, outcome unknown %d (false: %d), other errors %d, duplicates %d, requests %d, past deadline %d",
+		r.calls, r.succeeded, r.outcomeUnknown, r.falseUnknown, r.otherErrors, r.duplicates, r.requests, r.pastDeadline)
+}
+
+// burst runs goroutines x each calls of do, all starting at once, each with its own
+// quote id (prefix, goroutine, index) and a context that ends after deadline; then
+// it tallies them against how often the server processed and received each id.
+func burst(goroutines, each int, deadline time.Duration, prefix string, do func(context.Context, string) error,
+	processed, arrived func(key string) int,
+) tally {
+	var mu sync.Mutex
+	var res tally
+	unknown := map[string]bool{}
+	var wg sync.WaitGroup
+	start := make(chan struct{})
+	for g := range goroutines {
+		wg.Go(func() {
+			<-start
+			for i := range each {
+				id := fmt.Sprintf("%s_%d_%d", prefix, g, i)
+				ctx, cancel := context.WithTimeout(context.Background(), deadline)
+				err := do(ctx, id)
+				cancel()
+				mu.Lock()
+				res.calls++
+				switch {
+				case err == nil:
+					res.succeeded++
+				case errors.Is(err, insurance.ErrOutcomeUnknown):
+					res.outcomeUnknown++
+					unknown[id] = true
+				default:
+					res.otherErrors++
+				}
+				if errors.Is(err, context.DeadlineExceeded) {
+					res.pastDeadline++
+				}
+				mu.Unlock()
+			}
+		})
+	}
+	close(start)
+	wg.Wait()
+	for g := range goroutines {
+		for i := range each {
+			id := fmt.Sprintf("%s_%d_%d", prefix, g, i)
+			n := processed(id)
+			if n > 1 {
+				res.duplicates++
+			}
+			if n == 0 && unknown[id] {
+				res.falseUnknown++
+			}
+			res.requests += arrived(id)
+		}
+	}
+	return res
+}
+
+// buyingAndQuoting runs 64 goroutines buying and 64 quoting, each call with its own
+// quote id and deadline, against srv; it checks what a partner relies on: every call
+// succeeded, every purchase was processed exactly once, no quote sent more than
+// 2 x (1 + MaxRetries) requests.
+func buyingAndQuoting(t *testing.T, srv *rawServer, each int, deadline time.Duration) {
+	t.Helper()
+	c := rawClient(t, srv)
+	var buys, quotes tally
+	var wg sync.WaitGroup
+	wg.Go(func() {
+		buys = burst(64, each, deadline, "buy", func(ctx context.Context, id string) error { return buyTuition(ctx, c, id) }, srv.Processed, srv.Arrived)
+	})
+	wg.Go(func() {
+		quotes = burst(64, each, deadline, "quote", func(ctx context.Context, id string) error { return quoteTravel(ctx, c, id) }, srv.Processed, srv.Arrived)
+	})
+	wg.Wait()
+	t.Logf("purchases: %v", buys)
+	t.Logf("quotes: %v", quotes)
+	t.Logf("requests over HTTP/1.1: %d, over HTTP/2: %d", srv.ByProto("HTTP/1.1"), srv.ByProto("HTTP/2.0"))
+
+	assert.Equal(t, buys.calls, buys.succeeded, "every purchase succeeded")
+	assert.Zero(t, buys.falseUnknown, "no purchase the server never processed is outcome unknown")
+	assert.Zero(t, buys.duplicates, "no purchase processed twice")
+	assert.Equal(t, quotes.calls, quotes.succeeded, "every quote succeeded")
+	assert.LessOrEqual(t, quotes.requests, maxRequests*quotes.calls)
+	assert.Zero(t, buys.pastDeadline+quotes.pastDeadline, "no call ran into its deadline")
+	assert.Positive(t, srv.ByProto("HTTP/2.0"), "HTTP/2 was used")
+}
+
+// TestGracefulGoAwayLosesNothing: a server that ends each HTTP/2 connection after 5
+// streams with a graceful GOAWAY whose last stream id lies below streams in flight
+// (it never processes those) loses no call of 64 goroutines buying and 64 quoting.
+func TestGracefulGoAwayLosesNothing(t *testing.T) {
+	srv := newRawServer(t, func(arrival) verdict { return verdict{kind: answer} }, func(s *rawServer) { s.goAwayOnNext = 5 })
+	buyingAndQuoting(t, srv, 10, callDeadline)
+}
+
+// TestGoAwayAfterEveryStream: a server that answers one stream per connection and
+// then sends GOAWAY (nginx's keepalive_requests 1) loses no call either, and none
+// runs into a 3 s deadline.
+func TestGoAwayAfterEveryStream(t *testing.T) {
+	srv := newRawServer(t, func(arrival) verdict { return verdict{kind: answer} }, func(s *rawServer) { s.goAwayAfter = 1 })
+	buyingAndQuoting(t, srv, 2, 3*time.Second)
+}
+
+// TestEachCallClassRidesItsProtocol: against a server offering h2 and http/1.1,
+// record-creating calls go over HTTP/1.1 (where net/http resends a request only when
+// nothing of it was written) and the others over HTTP/2.
+func TestEachCallClassRidesItsProtocol(t *testing.T) {
+	for _, ep := range endpoints() {
+		t.Run(ep.name, func(t *testing.T) {
+			srv := newRawServer(t, func(arrival) verdict { return verdict{kind: answer} })
+			err, _ := call(rawClient(t, srv), ep)
+			require.NoError(t, err)
+			want, other := "HTTP/2.0", "HTTP/1.1"
+			if ep.createsRecord {
+				want, other = other, want
+			}
+			assert.Equal(t, 1, srv.ByProto(want), "over %s", want)
+			assert.Zero(t, srv.ByProto(other), "over %s", other)
+		})
+	}
+}
+
+// TestDebugLogHasALinePerRequest: every request that went on the wire, net/http's
+// own resends included, has its line in the debug log.
+func TestDebugLogHasALinePerRequest(t *testing.T) {
+	for _, f := range []struct {
+		name   string
+		decide func(arrival) verdict
+	}{
+		{"first stream refused", func(a arrival) verdict {
+			if a.n == 1 {
+				return verdict{kind: refuse}
+			}
+			return verdict{kind: answer}
+		}},
+		{"every stream reset PROTOCOL_ERROR", func(arrival) verdict { return verdict{kind: resetAfter, code: http2.ErrCodeProtocol} }},
+	} {
+		t.Run(f.name, func(t *testing.T) {
+			srv := newRawServer(t, f.decide)
+			var log lockedBuffer
+			c := rawClient(t, srv, insurance.WithLogger(slog.New(slog.NewJSONHandler(&log, &slog.HandlerOptions{Level: slog.LevelDebug}))))
+			err, took := call(c, endpoints()[1]) // QuoteTravel
+			require.Less(t, took, callBound)
+
+			arrived, _ := srv.Totals()
+			require.Greater(t, arrived, 1, "the server saw the call more than once: %v", err)
+			assert.Equal(t, arrived, strings.Count(log.String(), `"path":"/v1/quote/travel"`), "one line a request:\n%s", log.String())
+		})
+	}
+}
+
+// lockedBuffer is a bytes.Buffer safe for concurrent writers.
+type lockedBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *lockedBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+func (b *lockedBuffer) String() string { b.mu.Lock(); defer b.mu.Unlock(); return b.buf.String() }
