@@ -62,8 +62,8 @@ func TestWireFigures(t *testing.T) {
 		start := time.Now()
 		err := tc.call(ctx, c, "q_fig")
 		cancel()
-		t.Logf("%s (20 s deadline): %d arrived over %v, %d processed, in %s; outcome unknown: %t; Attempts %d; %v",
-			tc.name, srv.Arrived("q_fig"), srv.Protos("q_fig"), srv.Processed("q_fig"), time.Since(start).Round(10*time.Millisecond),
+		t.Logf("%s (20 s deadline): %d arrived (HTTP/1.1: %d, HTTP/2: %d), %d processed, in %s; outcome unknown: %t; Attempts %d; %v",
+			tc.name, srv.Arrived("q_fig"), srv.ByProto("HTTP/1.1"), srv.ByProto("HTTP/2.0"), srv.Processed("q_fig"), time.Since(start).Round(10*time.Millisecond),
 			errors.Is(err, insurance.ErrOutcomeUnknown), attemptsOf(err), err)
 		srv.Close()
 	}
@@ -127,13 +127,13 @@ const (
 	maxRequests  = 2 * (1 + insurance.DefaultMaxRetries)
 )
 
-// call runs ep once with callDeadline and reports its error and how long it took.
-func call(c *insurance.Client, ep endpoint) (error, time.Duration) {
+// call runs ep once with callDeadline and reports how long it took and its error.
+func call(c *insurance.Client, ep endpoint) (time.Duration, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), callDeadline)
 	defer cancel()
 	start := time.Now()
 	_, err := ep.call(ctx, c)
-	return err, time.Since(start)
+	return time.Since(start), err
 }
 
 // wireFaults are the answers after which a request may have been processed.
@@ -159,7 +159,7 @@ func TestRecordCreatingCallsAreProcessedAtMostOnce(t *testing.T) {
 			t.Run(ep.name+"/"+f.name, func(t *testing.T) {
 				t.Parallel()
 				srv := newRawServer(t, func(arrival) verdict { return f.v })
-				err, took := call(rawClient(t, srv), ep)
+				took, err := call(rawClient(t, srv), ep)
 
 				assert.ErrorIs(t, err, insurance.ErrOutcomeUnknown)
 				arrived, processed := srv.Totals()
@@ -189,7 +189,7 @@ func TestIdempotentCallsAreBounded(t *testing.T) {
 			t.Run(ep.name+"/"+f.name, func(t *testing.T) {
 				t.Parallel()
 				srv := newRawServer(t, func(arrival) verdict { return f.v })
-				err, took := call(rawClient(t, srv), ep)
+				took, err := call(rawClient(t, srv), ep)
 
 				require.Error(t, err)
 				assert.NotErrorIs(t, err, insurance.ErrOutcomeUnknown)
@@ -216,7 +216,7 @@ func TestRefusedStreamsAreSentAgain(t *testing.T) {
 				}
 				return verdict{kind: answer}
 			})
-			err, took := call(rawClient(t, srv), ep)
+			took, err := call(rawClient(t, srv), ep)
 
 			require.NoError(t, err)
 			_, processed := srv.Totals()
@@ -237,7 +237,7 @@ func TestAPurchaseOnlyEverRefusedIsNotOutcomeUnknown(t *testing.T) {
 		t.Run(ep.name, func(t *testing.T) {
 			t.Parallel()
 			srv := newRawServer(t, func(arrival) verdict { return verdict{kind: refuse} })
-			err, took := call(rawClient(t, srv), ep)
+			took, err := call(rawClient(t, srv), ep)
 
 			arrived, processed := srv.Totals()
 			if err != nil {
@@ -373,7 +373,7 @@ func TestEachCallClassRidesItsProtocol(t *testing.T) {
 	for _, ep := range endpoints() {
 		t.Run(ep.name, func(t *testing.T) {
 			srv := newRawServer(t, func(arrival) verdict { return verdict{kind: answer} })
-			err, _ := call(rawClient(t, srv), ep)
+			_, err := call(rawClient(t, srv), ep)
 			require.NoError(t, err)
 			want, other := "HTTP/2.0", "HTTP/1.1"
 			if ep.createsRecord {
@@ -404,7 +404,7 @@ func TestDebugLogHasALinePerRequest(t *testing.T) {
 			srv := newRawServer(t, f.decide)
 			var log lockedBuffer
 			c := rawClient(t, srv, insurance.WithLogger(slog.New(slog.NewJSONHandler(&log, &slog.HandlerOptions{Level: slog.LevelDebug}))))
-			err, took := call(c, endpoints()[1]) // QuoteTravel
+			took, err := call(c, endpoints()[1]) // QuoteTravel
 			require.Less(t, took, callBound)
 
 			arrived, _ := srv.Totals()

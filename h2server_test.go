@@ -3,20 +3,16 @@ package insurance_test
 import (
 	"bytes"
 	"context"
-	"crypto/ecdsa"
-	"crypto/elliptic"
-	"crypto/rand"
 	"crypto/tls"
 	"crypto/x509"
-	"crypto/x509/pkix"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"log"
-	"math/big"
 	"net"
 	"net/http"
+	"net/http/httptest"
 	"strconv"
 	"sync"
 	"testing"
@@ -42,17 +38,15 @@ import (
 type verdictKind int
 
 const (
-	answer       verdictKind = iota // process, answer 2xx
-	resetAfter                      // process, then RST_STREAM with code (HTTP/1.1: drop the connection)
-	refuse                          // RST_STREAM REFUSED_STREAM, not processed (HTTP/1.1: answered as usual)
-	dropAfter                       // process, then drop the connection (RST) without answering
-	answerStatus                    // not processed: answer status (a 503 from a proxy, say)
+	answer     verdictKind = iota // process, answer 2xx
+	resetAfter                    // process, then RST_STREAM with code (HTTP/1.1: drop the connection)
+	refuse                        // RST_STREAM REFUSED_STREAM, not processed (HTTP/1.1: answered as usual)
+	dropAfter                     // process, then drop the connection (RST) without answering
 )
 
 type verdict struct {
-	kind   verdictKind
-	code   http2.ErrCode // resetAfter
-	status int           // answerStatus
+	kind verdictKind
+	code http2.ErrCode // of resetAfter
 }
 
 // arrival is one complete request as the server saw it. n counts the arrivals of
@@ -91,7 +85,6 @@ type rawServer struct {
 	arrived   map[string]int // requests that arrived, by key
 	processed map[string]int // ... of which the server processed, by key
 	byProto   map[string]int // requests that arrived, by protocol
-	protos    map[string]map[string]bool
 }
 
 // newRawServer starts a rawServer on loopback that answers every request as decide
@@ -102,7 +95,7 @@ func newRawServer(t testing.TB, decide func(arrival) verdict, configure ...func(
 	s := &rawServer{
 		Pool: pool, decide: decide,
 		conns: map[net.Conn]bool{}, arrived: map[string]int{}, processed: map[string]int{},
-		byProto: map[string]int{}, protos: map[string]map[string]bool{},
+		byProto: map[string]int{},
 	}
 	for _, f := range configure {
 		f(s)
@@ -128,12 +121,12 @@ func (s *rawServer) Close() {
 	}
 	s.mu.Unlock()
 	_ = s.h1.Close()
-	s.h1ln.close()
+	_ = s.h1ln.Close()
 	s.wg.Wait()
 }
 
 // Arrived and Processed are the counts for one key; ByProto the requests that
-// arrived over proto ("HTTP/2.0", "HTTP/1.1"); Protos the protocols key came over.
+// arrived over proto ("HTTP/2.0", "HTTP/1.1").
 func (s *rawServer) Arrived(key string) int { s.mu.Lock(); defer s.mu.Unlock(); return s.arrived[key] }
 func (s *rawServer) Processed(key string) int {
 	s.mu.Lock()
@@ -159,16 +152,6 @@ func (s *rawServer) Totals() (arrived, processed int) {
 	return arrived, processed
 }
 
-func (s *rawServer) Protos(key string) []string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	var out []string
-	for p := range s.protos[key] {
-		out = append(out, p)
-	}
-	return out
-}
-
 // arrive counts one complete request.
 func (s *rawServer) arrive(proto, method, path string, body []byte) arrival {
 	var b struct {
@@ -183,10 +166,6 @@ func (s *rawServer) arrive(proto, method, path string, body []byte) arrival {
 	defer s.mu.Unlock()
 	s.arrived[key]++
 	s.byProto[proto]++
-	if s.protos[key] == nil {
-		s.protos[key] = map[string]bool{}
-	}
-	s.protos[key][proto] = true
 	return arrival{proto: proto, method: method, path: path, key: key, n: s.arrived[key]}
 }
 
@@ -199,11 +178,8 @@ func (s *rawServer) handle(proto, method, path string, body []byte) (verdict, in
 	if v.kind == refuse && proto != "HTTP/2.0" {
 		v.kind = answer // HTTP/1.1 has no way to refuse a request unprocessed
 	}
-	switch v.kind {
-	case refuse:
+	if v.kind == refuse {
 		return v, 0, nil
-	case answerStatus:
-		return v, v.status, []byte(`{"message":"scripted"}`)
 	}
 	s.mu.Lock()
 	s.processed[key]++
@@ -318,8 +294,7 @@ func (l *chanListener) Accept() (net.Conn, error) {
 	}
 }
 
-func (l *chanListener) close()         { l.once.Do(func() { close(l.done) }) }
-func (l *chanListener) Close() error   { l.close(); return nil }
+func (l *chanListener) Close() error   { l.once.Do(func() { close(l.done) }); return nil }
 func (l *chanListener) Addr() net.Addr { return l.addr }
 
 // h2Stream is a stream being received.
@@ -441,39 +416,17 @@ func (s *rawServer) serveH2(c *tls.Conn) {
 	}
 }
 
-// testCert is a self-signed certificate for 127.0.0.1, made once per test binary,
+// testCert is the certificate of net/http/httptest's TLS servers (for 127.0.0.1),
 // and a pool that trusts it.
 func testCert(t testing.TB) (tls.Certificate, *x509.CertPool) {
 	t.Helper()
-	c, err := testCertOnce()
-	require.NoError(t, err)
+	srv := httptest.NewUnstartedServer(nil)
+	srv.StartTLS()
+	defer srv.Close()
 	pool := x509.NewCertPool()
-	pool.AddCert(c.Leaf)
-	return c, pool
+	pool.AddCert(srv.Certificate())
+	return srv.TLS.Certificates[0], pool
 }
-
-var testCertOnce = sync.OnceValues(func() (tls.Certificate, error) {
-	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
-	if err != nil {
-		return tls.Certificate{}, err
-	}
-	tmpl := &x509.Certificate{
-		SerialNumber: big.NewInt(1), Subject: pkix.Name{CommonName: "raw h2 test server"},
-		NotBefore: time.Now().Add(-time.Hour), NotAfter: time.Now().Add(24 * time.Hour),
-		IPAddresses: []net.IP{net.IPv4(127, 0, 0, 1)}, DNSNames: []string{"localhost"},
-		KeyUsage: x509.KeyUsageDigitalSignature, ExtKeyUsage: []x509.ExtKeyUsage{x509.ExtKeyUsageServerAuth},
-		IsCA: true, BasicConstraintsValid: true,
-	}
-	der, err := x509.CreateCertificate(rand.Reader, tmpl, tmpl, &key.PublicKey, key)
-	if err != nil {
-		return tls.Certificate{}, err
-	}
-	leaf, err := x509.ParseCertificate(der)
-	if err != nil {
-		return tls.Certificate{}, err
-	}
-	return tls.Certificate{Certificate: [][]byte{der}, PrivateKey: key, Leaf: leaf}, nil
-})
 
 // rawClient is a Client on the SDK's default transport that trusts s, with quick
 // retry waits; opts come last.
