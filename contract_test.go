@@ -371,7 +371,7 @@ func callEndpoint(t *testing.T, m reflect.Method, creds insurance.Option) *sent 
 	t.Helper()
 	mt := httpmock.NewMockTransport()
 	var rec recorder
-	mt.RegisterNoResponder(rec.respond(http.StatusCreated, `{"secret": "cus_sec_sample"}`))
+	mt.RegisterNoResponder(rec.respond(http.StatusCreated, `{"secret": "cus_sec_sample", "quote_id": "q_sample"}`))
 	client, err := insurance.NewClient(testBaseURL, creds, insurance.WithMaxRetries(0), insurance.WithHTTPClient(&http.Client{Transport: mt}))
 	require.NoError(t, err)
 

@@ -284,7 +284,9 @@ func TestIDsFallBackToID(t *testing.T) {
 		{"named ids", `{"quote_id":"q_1","id":"x"}`, `{"policy_id":"pol_1","quote_id":"q_1","id":"x"}`, "q_1", "pol_1", "q_1"},
 		{"only id", `{"id":"q_9"}`, `{"id":"pol_1","quote_id":"q_9"}`, "q_9", "pol_1", "q_9"},
 		{"id not a string", `{"quote_id":"q_1","id":7}`, `{"policy_id":"pol_1","id":{"n":7}}`, "q_1", "pol_1", ""},
-		{"no id at all", `{"premium":12}`, `{"status":"ACTIVE"}`, "", "", ""},
+		{"ids as JSON numbers", `{"quote_id":12345}`, `{"policy_id":98765,"quote_id":12345}`, "12345", "98765", "12345"},
+		{"a number as id", `{"id":7}`, `{"id":8.0,"quote_id":"q_1"}`, "7", "8.0", "q_1"},
+		{"no policy id at all", `{"quote_id":"q_1"}`, `{"status":"ACTIVE"}`, "q_1", "", ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -304,16 +306,34 @@ func TestIDsFallBackToID(t *testing.T) {
 	}
 }
 
-// A named id of the wrong type is a malformed answer, not an empty id.
+// A named id that is neither a string nor a number is a malformed answer, not an
+// empty id.
 func TestAnIDOfTheWrongTypeIsADecodeError(t *testing.T) {
 	c, mt := newMockClient(t)
-	mt.RegisterResponder("POST", testBaseURL+"/v1/quote/travel", httpmock.NewStringResponder(201, `{"quote_id":42}`))
+	mt.RegisterResponder("POST", testBaseURL+"/v1/quote/travel", httpmock.NewStringResponder(201, `{"quote_id":true}`))
 	_, err := c.QuoteTravel(context.Background(), fullTravelQuote())
 	var reqErr *insurance.RequestError
 	require.ErrorAs(t, err, &reqErr)
 	assert.Contains(t, err.Error(), "decoding response body")
 	assert.Equal(t, 201, reqErr.StatusCode)
-	assert.JSONEq(t, `{"quote_id":42}`, string(reqErr.Body), "what the server sent is kept")
+	assert.JSONEq(t, `{"quote_id":true}`, string(reqErr.Body), "what the server sent is kept")
+}
+
+// A quote answer without an id is an error at that call, naming the field and
+// keeping the body: every later call about the quote would need the id.
+func TestAQuoteWithoutAnIDIsAnErrorAtThatCall(t *testing.T) {
+	for _, body := range []string{`{}`, `{"premium":12}`, `{"quote_id":""}`, `{"quote_id":null,"id":{"n":1}}`, ``} {
+		c, mt := newMockClient(t)
+		mt.RegisterResponder("POST", testBaseURL+"/v1/quote/travel", httpmock.NewStringResponder(201, body))
+		q, err := c.QuoteTravel(context.Background(), fullTravelQuote())
+		assert.Nil(t, q, body)
+		var reqErr *insurance.RequestError
+		require.ErrorAs(t, err, &reqErr, body)
+		assert.Contains(t, err.Error(), `no "quote_id"`, body)
+		assert.Equal(t, 201, reqErr.StatusCode, body)
+		assert.Equal(t, body, string(reqErr.Body), "what the server sent is kept")
+		assert.NotErrorIs(t, err, insurance.ErrOutcomeUnknown, "a quote creates no record a partner pays for")
+	}
 }
 
 func TestZeroFieldsAreNotSent(t *testing.T) {

@@ -28,7 +28,9 @@ var (
 	ErrMissingCredentials = errors.New("insurance: missing credentials")
 	// ErrOutcomeUnknown marks a purchase, onboarding or event call that failed after the
 	// request may have reached the server: the record may exist. Check before trying
-	// again; the SDK never resends such a call.
+	// again; the SDK never resends such a call. docs/outcome-unknown.md in the
+	// repository says, per endpoint, what the interface lets a partner do to learn the
+	// outcome, and how to record intents and reconcile.
 	ErrOutcomeUnknown = errors.New("insurance: outcome unknown, check before trying again")
 	// ErrResponseTooLarge reports a 2xx body over 16 MiB: refused unread when its
 	// Content-Length says so, cut at 16 MiB (and kept in RequestError.Body) otherwise.
@@ -52,6 +54,9 @@ type APIError struct {
 	// server sent it, uncapped; 0 when absent. A 429 or 503 whose Retry-After would
 	// end after the context's deadline is returned at once, with RetryAfter set.
 	RetryAfter time.Duration
+	// BudgetRefused is true when the retry table allowed a retry of this answer but
+	// the Client's retry budget refused it (see WithRetryBudget).
+	BudgetRefused bool
 
 	outcomeUnknown bool
 }
@@ -77,6 +82,9 @@ func (e *APIError) Error() string {
 	}
 	if e.RetryAfter > 0 {
 		fmt.Fprintf(&b, " (retry after %s)", e.RetryAfter)
+	}
+	if e.BudgetRefused {
+		b.WriteString(budgetRefusedText)
 	}
 	if e.outcomeUnknown {
 		b.WriteString(" (outcome unknown: check before trying again)")
@@ -133,6 +141,7 @@ func newAPIError(rt route, res pipeline.Response) *APIError {
 		Header:         res.Header,
 		Body:           res.Body,
 		Attempts:       res.Attempts,
+		BudgetRefused:  res.BudgetRefused,
 		outcomeUnknown: rt.class == pipeline.CreatesRecord && res.StatusCode >= 500,
 	}
 	e.RetryAfter, _ = pipeline.ParseRetryAfter(res.Header.Get("Retry-After"), time.Now())
@@ -173,8 +182,14 @@ type RequestError struct {
 	// and err matches its sentinel (ErrServer, ErrRateLimited, ...) as well as the
 	// context's error.
 	LastAnswer *APIError
-	Err        error
+	// BudgetRefused is true when a retry the retry table allowed was refused by the
+	// Client's retry budget (see WithRetryBudget).
+	BudgetRefused bool
+	Err           error
 }
+
+// budgetRefusedText ends the text of an error whose retry the budget refused.
+const budgetRefusedText = " (not retried: the client's retry budget is spent)"
 
 // Error names method, path, attempts and cause.
 func (e *RequestError) Error() string {
@@ -193,6 +208,9 @@ func (e *RequestError) Error() string {
 	fmt.Fprintf(&b, ": %v", e.Err)
 	if e.LastAnswer != nil {
 		fmt.Fprintf(&b, " (last answer: %d %s)", e.LastAnswer.StatusCode, http.StatusText(e.LastAnswer.StatusCode))
+	}
+	if e.BudgetRefused {
+		b.WriteString(budgetRefusedText)
 	}
 	if e.OutcomeUnknown {
 		b.WriteString(" (outcome unknown: check before trying again)")
@@ -227,6 +245,7 @@ func newRequestError(rt route, err error) *RequestError {
 	var pe *pipeline.Error
 	if errors.As(err, &pe) {
 		e.Attempts, e.StatusCode, e.Header, e.Body, e.Err = pe.Attempts, pe.StatusCode, pe.Header, pe.Body, pe.Err
+		e.BudgetRefused = pe.BudgetRefused
 		e.OutcomeUnknown = rt.class == pipeline.CreatesRecord && pe.MayHaveArrived
 		if pe.Last != nil {
 			e.LastAnswer = newAPIError(rt, *pe.Last)
@@ -240,7 +259,7 @@ func newDecodeError(rt route, res pipeline.Response, err error) *RequestError {
 		Method: rt.method, Path: rt.path, Attempts: res.Attempts,
 		StatusCode: res.StatusCode, Header: res.Header, Body: res.Body,
 		OutcomeUnknown: rt.class == pipeline.CreatesRecord,
-		Err:            fmt.Errorf("decoding response body: %w", err),
+		Err:            err,
 	}
 }
 

@@ -144,7 +144,7 @@ func TestClientErrorOnRecordCallIsDefinite(t *testing.T) {
 // TestMalformedSuccessBodyKeepsIt: a 2xx whose body is not JSON is an error that keeps
 // the body, and on a purchase it says the outcome is unknown.
 func TestMalformedSuccessBodyKeepsIt(t *testing.T) {
-	for _, body := range []string{`{"policy_id": "pol_`, `<html>OK</html>`, `{"policy_id": 12}`} {
+	for _, body := range []string{`{"policy_id": "pol_`, `<html>OK</html>`, `{"policy_id": true}`} {
 		c, mt := newMockClient(t)
 		mt.RegisterResponder("POST", testBaseURL+"/v1/purchase/tuition", httpmock.NewStringResponder(201, body))
 

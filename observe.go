@@ -55,6 +55,9 @@ type CallResult struct {
 	// OutcomeUnknown is true when Err matches ErrOutcomeUnknown: a record-creating
 	// call that may have reached the server.
 	OutcomeUnknown bool
+	// BudgetRefused is true when the Client's retry budget refused a retry the retry
+	// table allowed (see WithRetryBudget): the call ended with what it had.
+	BudgetRefused bool
 }
 
 // newServerInfo returns the server address and port of a checked base URL.
@@ -90,10 +93,16 @@ func resultOf(res Response, attempts int, err error) CallResult {
 	var apiErr *APIError
 	var reqErr *RequestError
 	switch {
+	case errors.As(err, &reqErr):
+		result.BudgetRefused = reqErr.BudgetRefused
+		if reqErr.StatusCode != 0 {
+			result.StatusCode, result.RequestID = reqErr.StatusCode, reqErr.Header.Get("X-Request-Id")
+		} else if reqErr.LastAnswer != nil {
+			result.StatusCode, result.RequestID = reqErr.LastAnswer.StatusCode, reqErr.LastAnswer.RequestID
+		}
 	case errors.As(err, &apiErr):
 		result.StatusCode, result.RequestID = apiErr.StatusCode, apiErr.RequestID
-	case errors.As(err, &reqErr) && reqErr.StatusCode != 0:
-		result.StatusCode, result.RequestID = reqErr.StatusCode, reqErr.Header.Get("X-Request-Id")
+		result.BudgetRefused = apiErr.BudgetRefused
 	}
 	return result
 }

@@ -28,9 +28,6 @@ func (l *ProductList) UnmarshalJSON(b []byte) error {
 	return decodeList(b, &l.Products)
 }
 
-// decodeBody is UnmarshalJSON for ListProducts, which calls it directly on the body.
-func (l *ProductList) decodeBody(b []byte) error { return decodeList(b, &l.Products) }
-
 // DecodeProducts decodes the products as the service sent them into v, a pointer to a
 // slice of the caller's own product type, whatever the shape of the list.
 func (l *ProductList) DecodeProducts(v any) error {

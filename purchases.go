@@ -3,6 +3,7 @@ package insurance
 import (
 	"cmp"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
@@ -106,11 +107,14 @@ type Policy struct {
 	QuoteID  string `json:"quote_id"`
 }
 
-// decodeBody reads the policy's id from "policy_id", or else "id", and the quote's.
-func (p *Policy) decodeBody(body []byte) error {
-	a, fallback, err := decodeIDs(body)
-	p.PolicyID, p.QuoteID = cmp.Or(a.PolicyID, fallback), a.QuoteID
-	return err
+// UnmarshalJSON reads the policy's id from "policy_id", or else "id", and the quote's.
+func (p *Policy) UnmarshalJSON(b []byte) error {
+	var ids answerIDs
+	if err := json.Unmarshal(b, &ids); err != nil {
+		return err
+	}
+	p.PolicyID, p.QuoteID = cmp.Or(string(ids.PolicyID), ids.fallback()), string(ids.QuoteID)
+	return nil
 }
 
 // PurchaseTuition issues a tuition policy (POST /v1/purchase/tuition, Basic auth).

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"encoding/json"
+	"errors"
 	"maps"
 	"net/http"
 )
@@ -156,33 +157,22 @@ type Quote struct {
 	Created bool `json:"-"`
 }
 
-// idAnswer is what a quote or purchase answer is decoded into: its ids, in a type
-// without methods. encoding/json looks for an Unmarshaler on a type with methods, as
-// Quote and Policy are through their embedded Response: two failed interface lookups
-// on every call.
-type idAnswer struct {
-	QuoteID  string          `json:"quote_id"`
-	PolicyID string          `json:"policy_id"`
-	ID       json.RawMessage `json:"id"` // the fallback when a body does not name its id
+// UnmarshalJSON reads the quote's id from "quote_id", or else "id".
+func (q *Quote) UnmarshalJSON(b []byte) error {
+	var ids answerIDs
+	if err := json.Unmarshal(b, &ids); err != nil {
+		return err
+	}
+	q.QuoteID = cmp.Or(string(ids.QuoteID), ids.fallback())
+	return nil
 }
 
-// decodeIDs decodes body into an idAnswer; fallback is its "id" when that is a
-// string, and "" otherwise.
-func decodeIDs(body []byte) (a idAnswer, fallback string, err error) {
-	if err := json.Unmarshal(body, &a); err != nil {
-		return idAnswer{}, "", err
+// checkAnswer refuses a quote without an id: every later call about it needs one.
+func (q *Quote) checkAnswer() error {
+	if q.QuoteID == "" {
+		return errors.New(`the answer carries no "quote_id" (nor "id")`)
 	}
-	if len(a.ID) > 0 {
-		_ = json.Unmarshal(a.ID, &fallback)
-	}
-	return a, fallback, nil
-}
-
-// decodeBody reads the quote's id from "quote_id", or else "id".
-func (q *Quote) decodeBody(body []byte) error {
-	a, fallback, err := decodeIDs(body)
-	q.QuoteID = cmp.Or(a.QuoteID, fallback)
-	return err
+	return nil
 }
 
 // QuoteTravel creates a travel quote, or updates the one req.QuoteID names

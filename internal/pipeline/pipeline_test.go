@@ -17,7 +17,7 @@ import (
 )
 
 func TestWaitGrowsWithJitterUpToTheMax(t *testing.T) {
-	p := New(Config{RetryWaitMin: 100 * time.Millisecond, RetryWaitMax: 2 * time.Second, MaxRetryAfter: 10 * time.Second})
+	p := newPipeline(Config{RetryWaitMin: 100 * time.Millisecond, RetryWaitMax: 2 * time.Second, MaxRetryAfter: 10 * time.Second}, nil)
 	for retries, ceiling := range []time.Duration{100, 200, 400, 800, 1600, 2000, 2000} {
 		ceiling *= time.Millisecond
 		seen := map[time.Duration]bool{}
@@ -33,9 +33,9 @@ func TestWaitGrowsWithJitterUpToTheMax(t *testing.T) {
 }
 
 func TestWaitHonoursRetryAfterUpToTheCap(t *testing.T) {
-	p := New(Config{RetryWaitMin: time.Millisecond, RetryWaitMax: time.Millisecond, MaxRetryAfter: 10 * time.Second})
-	answer := func(status int, retryAfter string) *http.Response {
-		return &http.Response{StatusCode: status, Header: http.Header{"Retry-After": {retryAfter}}}
+	p := newPipeline(Config{RetryWaitMin: time.Millisecond, RetryWaitMax: time.Millisecond, MaxRetryAfter: 10 * time.Second}, nil)
+	answer := func(status int, retryAfter string) *Response {
+		return &Response{StatusCode: status, Header: http.Header{"Retry-After": {retryAfter}}}
 	}
 	assert.Equal(t, 3*time.Second, p.wait(0, answer(429, "3")))
 	assert.Equal(t, 3*time.Second, p.wait(0, answer(503, "3")))
@@ -110,12 +110,12 @@ func answering(sent *int, answers ...canned) http.RoundTripper {
 	})
 }
 
-// checkRetry accounts for each attempt and reads its body: retryablehttp must ask it
-// exactly once per attempt, also about the answer it ends the call with.
+// Every attempt is counted once and its body read, also the answer the call ends
+// with.
 func TestEveryAttemptIsCountedOnce(t *testing.T) {
 	sent := 0
-	p := New(Config{MaxRetries: 3, HTTPClient: &http.Client{Transport: answering(&sent,
-		canned{503, "busy", 4}, canned{503, "busy", 4}, canned{200, `{"ok":true}`, 11})}})
+	p := newPipeline(Config{MaxRetries: 3}, &http.Client{Transport: answering(&sent,
+		canned{503, "busy", 4}, canned{503, "busy", 4}, canned{200, `{"ok":true}`, 11})})
 	res, err := p.Send(context.Background(), &Request{Method: http.MethodGet, Path: "/v1/products", Class: Idempotent})
 	require.NoError(t, err)
 	assert.Equal(t, 3, sent)
@@ -127,7 +127,7 @@ func TestEveryAttemptIsCountedOnce(t *testing.T) {
 // left; when none are, it is an error that keeps what was read, never a success.
 func TestATruncatedSuccessBodyIsAnErrorOnceRetriesRunOut(t *testing.T) {
 	sent := 0
-	p := New(Config{MaxRetries: 1, HTTPClient: &http.Client{Transport: answering(&sent, canned{200, `{"ok":`, 11})}})
+	p := newPipeline(Config{MaxRetries: 1}, &http.Client{Transport: answering(&sent, canned{200, `{"ok":`, 11})})
 	_, err := p.Send(context.Background(), &Request{Method: http.MethodGet, Path: "/v1/products", Class: Idempotent})
 	var e *Error
 	require.ErrorAs(t, err, &e)
@@ -138,16 +138,16 @@ func TestATruncatedSuccessBodyIsAnErrorOnceRetriesRunOut(t *testing.T) {
 	assert.ErrorIs(t, err, io.ErrUnexpectedEOF)
 }
 
-// A call's context gives net/http the call's ClientTrace, also beside a caller's own
-// trace, whose hooks still run: the connection it reports tells an attempt that may
-// have reached the server (here one the server hung up on) from one that never left.
+// Each attempt's ClientTrace composes with a caller's own trace, whose hooks still
+// run: the connection it reports tells an attempt that may have reached the server
+// (here one the server hung up on) from one that never left.
 func TestTheCallTraceComposesWithTheCallers(t *testing.T) {
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
 		conn, _, _ := w.(http.Hijacker).Hijack()
 		_ = conn.Close()
 	}))
 	defer srv.Close()
-	p := New(Config{BaseURL: srv.URL, HTTPClient: srv.Client()})
+	p := newPipeline(Config{BaseURL: srv.URL}, srv.Client())
 
 	var callerSaw int
 	callerTrace := httptrace.WithClientTrace(context.Background(), &httptrace.ClientTrace{
@@ -161,4 +161,10 @@ func TestTheCallTraceComposesWithTheCallers(t *testing.T) {
 		assert.Equal(t, 1, e.Attempts)
 	}
 	assert.Equal(t, 1, callerSaw, "the caller's GotConn hook runs")
+}
+
+// newPipeline is a pipeline on the pools of hc (nil: the default transport), with no
+// retry budget.
+func newPipeline(cfg Config, hc *http.Client) *Pipeline {
+	return New(cfg, NewPools(hc, 0, false), nil)
 }

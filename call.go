@@ -1,0 +1,124 @@
+package insurance
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"strings"
+
+	"github.com/partnerinsure/insurance-go/internal/pipeline"
+)
+
+// Do calls an endpoint the SDK does not wrap yet, with the same auth selection,
+// retries and error mapping as the typed methods. in is sent as the JSON body (nil:
+// none) and a 2xx body is decoded into out (nil: not decoded; Response.Raw keeps it).
+// GET, HEAD, PUT and DELETE are retried like the idempotent calls; any other method is
+// treated as record-creating and never sent twice once it may have reached the server.
+func (c *Client) Do(ctx context.Context, method, path string, auth Auth, in, out any) (*Response, error) {
+	if method == "" || strings.ContainsAny(method, " \t\r\n") {
+		return nil, &ValidationError{Field: "method", Problem: "want an HTTP method such as GET or POST"}
+	}
+	if !strings.HasPrefix(path, "/") || strings.Contains(path, "..") || strings.ContainsAny(path, "?#") {
+		return nil, &ValidationError{Field: "path", Problem: "want an absolute path such as /v1/quote/pet, without query or '..'"}
+	}
+	class := pipeline.CreatesRecord
+	switch method {
+	case http.MethodGet, http.MethodHead, http.MethodPut, http.MethodDelete:
+		class = pipeline.Idempotent
+	}
+	res, err := c.call(ctx, &route{method: method, path: path, auth: auth, class: class}, in, out)
+	if err != nil {
+		return nil, err
+	}
+	return &res, nil
+}
+
+// route is one endpoint: method, path, auth scheme and retry class.
+type route struct {
+	method, path string
+	auth         Auth
+	class        pipeline.Class
+}
+
+// validator is implemented by request types with local checks.
+type validator interface{ validate() error }
+
+// responseHolder is implemented by every result type through its embedded Response.
+type responseHolder interface{ setResponse(Response) }
+
+// call is the single path of every endpoint: validate, authorize, send, map errors,
+// decode, with the Client's observers around it all.
+func (c *Client) call(ctx context.Context, rt *route, in, out any) (Response, error) {
+	if ctx == nil {
+		return Response{}, &ValidationError{Field: "ctx", Problem: "is nil"}
+	}
+	if len(c.observers) == 0 {
+		res, _, err := c.exchange(ctx, rt, in, out)
+		return res, err
+	}
+	info := c.callInfo(rt)
+	for _, o := range c.observers {
+		if observed := o.StartCall(ctx, info); observed != nil {
+			ctx = observed
+		}
+	}
+	res, attempts, err := c.exchange(ctx, rt, in, out)
+	result := resultOf(res, attempts, err)
+	for i := len(c.observers) - 1; i >= 0; i-- {
+		c.observers[i].EndCall(ctx, info, result)
+	}
+	return res, err
+}
+
+// exchange is call without observers; it also says how many attempts went out.
+func (c *Client) exchange(ctx context.Context, rt *route, in, out any) (Response, int, error) {
+	if v, ok := in.(validator); ok {
+		if err := v.validate(); err != nil {
+			return Response{}, 0, err
+		}
+	}
+	header, value, err := c.credentials.authorize(rt)
+	if err != nil {
+		return Response{}, 0, err
+	}
+	res, err := c.pipe.Send(ctx, &pipeline.Request{
+		Method: rt.method, Path: rt.path, Body: in,
+		AuthHeader: header, AuthValue: value, Class: rt.class,
+	})
+	if err != nil {
+		reqErr := newRequestError(*rt, err)
+		return Response{}, reqErr.Attempts, reqErr
+	}
+	if res.StatusCode < 200 || res.StatusCode > 299 {
+		return Response{}, res.Attempts, newAPIError(*rt, res)
+	}
+	if out != nil && len(res.Body) > 0 {
+		if err := json.Unmarshal(res.Body, out); err != nil {
+			return Response{}, res.Attempts, newDecodeError(*rt, res, fmt.Errorf("decoding response body: %w", err))
+		}
+	}
+	if check, ok := out.(answerChecker); ok {
+		if err := check.checkAnswer(); err != nil {
+			return Response{}, res.Attempts, newDecodeError(*rt, res, err)
+		}
+	}
+	resp := Response{StatusCode: res.StatusCode, Header: res.Header, Raw: res.Body}
+	if h, ok := out.(responseHolder); ok {
+		h.setResponse(resp)
+	}
+	return resp, res.Attempts, nil
+}
+
+// answerChecker is implemented by results that refuse an answer they cannot be
+// used without, such as a quote without an id.
+type answerChecker interface{ checkAnswer() error }
+
+// send is call for the typed endpoints: it allocates the result.
+func send[T any](ctx context.Context, c *Client, rt *route, in any) (*T, error) {
+	out := new(T)
+	if _, err := c.call(ctx, rt, in, out); err != nil {
+		return nil, err
+	}
+	return out, nil
+}

@@ -1,0 +1,166 @@
+package pipeline
+
+import (
+	"context"
+	"errors"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"net/http/httptrace"
+	"sync/atomic"
+	"time"
+)
+
+// attempt is one try of a call: one request handed to net/http. Below the SDK,
+// net/http may send that request more than once: again on a fresh connection when a
+// reused HTTP/1.1 one failed before writing it, and over HTTP/2 when a stream was
+// refused, went away with the connection, or was reset with PROTOCOL_ERROR. It asks
+// for the body again through GetBody first, and rewind decides:
+//
+//   - net/http sends a request at most twice per attempt, so a call sends at most
+//     2 × (1 + MaxRetries) requests whatever the server answers;
+//   - a resend draws on the retry budget like a retry;
+//   - a record-creating request is sent again only on a pool that resends nothing
+//     that may have reached the server (see Pools): an HTTP/2 reset with
+//     PROTOCOL_ERROR comes after the server may have processed it.
+type attempt struct {
+	number     int // of the call's first request in this attempt, from 1
+	class      Class
+	resendSafe bool // the pool resends only what never reached the server
+	budget     *Budget
+	gate       *connGate
+	logger     *slog.Logger // nil: not logged
+	method     string
+	path       string
+	start      time.Time
+
+	trace   httptrace.ClientTrace
+	sends   atomic.Int32 // connections obtained: each one carried the request
+	resends atomic.Int32 // times net/http asked to send the request again
+	// budgetRefused is set when the budget refused a resend, or a retry after it.
+	budgetRefused atomic.Bool
+	resendDrew    atomic.Bool // a resend drew on the budget
+
+	// What came back: an answer whose body was read, or err.
+	answer *Response
+	err    error
+}
+
+// errResendRefused ends an attempt whose request net/http wanted to send again
+// beyond what the attempt allows; the SDK's retry loop decides what follows.
+var errResendRefused = errors.New("the connection failed before an answer, and net/http's own resend was refused")
+
+func (p *Pipeline) newAttempt(ctx context.Context, r *Request, number int) *attempt {
+	a := &attempt{
+		number:     number,
+		class:      r.Class,
+		resendSafe: r.Class == Idempotent || p.pools.recordsResendSafe,
+		budget:     p.budget,
+		gate:       p.pools.gates[r.Class],
+		method:     r.Method,
+		path:       r.Path,
+	}
+	if p.cfg.Logger != nil && p.cfg.Logger.Enabled(ctx, slog.LevelDebug) {
+		a.logger, a.start = p.cfg.Logger, time.Now()
+	}
+	a.trace.GotConn = a.gotConn
+	return a
+}
+
+// gotConn runs when net/http hands the request to a connection, once per send. It is
+// called before the request is written, on the goroutine that sends it: an attempt
+// that obtained no connection provably sent nothing.
+func (a *attempt) gotConn(httptrace.GotConnInfo) {
+	a.sends.Add(1)
+	if a.gate != nil {
+		a.gate.open()
+	}
+}
+
+// rewind is the request's GetBody: net/http calls it to send the request again.
+func (a *attempt) rewind(newBody func() io.ReadCloser) func() (io.ReadCloser, error) {
+	return func() (io.ReadCloser, error) {
+		why := ""
+		switch {
+		case a.resends.Add(1) > 1:
+			why = "net/http already sent it again once"
+		case !a.resendSafe:
+			why = "a record-creating request may have reached the server"
+		case !a.budget.TakeRetry():
+			why = "the retry budget is spent"
+			a.budgetRefused.Store(true)
+		default:
+			a.resendDrew.Store(a.budget != nil)
+		}
+		a.logSend(why)
+		if why != "" {
+			return nil, errResendRefused
+		}
+		return newBody(), nil
+	}
+}
+
+// Sends is how many requests the attempt put on the wire: the connections it
+// obtained, or 1 for one that obtained none (a dial failure, or a transport that
+// does not report connections).
+func (a *attempt) Sends() int { return max(1, int(a.sends.Load())) }
+
+// mayHaveArrived reports whether the attempt's request may have reached the server.
+// A 429 refused it unprocessed; a dial failure or no connection at all (on a transport
+// that reports them) means nothing was written.
+func (a *attempt) mayHaveArrived(traced bool) bool {
+	switch {
+	case a.err == nil:
+		return a.answer.StatusCode != http.StatusTooManyRequests
+	case isDialError(a.err):
+		return false
+	case traced && a.sends.Load() == 0:
+		return false
+	}
+	return true
+}
+
+// logSend logs a send that failed and that net/http asks to make again, with why it
+// is refused ("" when it is made). Like every line the pipeline logs, it names
+// method, path and attempt, never a header, a body or a query.
+func (a *attempt) logSend(refused string) {
+	if a.logger == nil {
+		return
+	}
+	attrs := a.logAttrs(a.number + int(a.sends.Load()) - 1)
+	attrs = append(attrs, slog.String("error", "no answer: net/http sends the request again"))
+	if refused != "" {
+		attrs[len(attrs)-1] = slog.String("error", "no answer; net/http's resend refused: "+refused)
+	}
+	a.logger.LogAttrs(context.Background(), slog.LevelDebug, "insurance: http attempt", attrs...)
+}
+
+// logEnd logs the attempt's last send and how it ended.
+func (a *attempt) logEnd(ctx context.Context) {
+	if a.logger == nil {
+		return
+	}
+	attrs := a.logAttrs(a.number + a.Sends() - 1)
+	if a.err != nil {
+		attrs = append(attrs, slog.String("error", unwrapURLError(a.err).Error()))
+	} else {
+		attrs = append(attrs, slog.Int("status", a.answer.StatusCode))
+	}
+	a.logger.LogAttrs(ctx, slog.LevelDebug, "insurance: http attempt", attrs...)
+}
+
+func (a *attempt) logAttrs(request int) []slog.Attr {
+	return []slog.Attr{
+		slog.String("method", a.method),
+		slog.String("path", a.path),
+		slog.Int("attempt", request),
+		slog.Duration("latency", time.Since(a.start)),
+	}
+}
+
+// isDialError reports a failure to connect: the request was never written.
+func isDialError(err error) bool {
+	var op *net.OpError
+	return errors.As(err, &op) && op.Op == "dial"
+}

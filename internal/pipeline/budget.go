@@ -1,0 +1,70 @@
+package pipeline
+
+import "sync/atomic"
+
+// Budget bounds the retries of the clients that share it, as a token bucket: a
+// retry (or a resend net/http asks for) takes cost tokens and is refused when fewer
+// are left; a call that succeeds at its first request puts one back, and one that
+// succeeds after retrying puts back the cost of its last retry. While calls succeed
+// the bucket stays full and every retry the table allows is made; in an outage it
+// empties after capacity/cost retries, and calls then fail at their first answer
+// until successes refill it.
+//
+// A nil *Budget refuses nothing.
+type Budget struct {
+	tokens   atomic.Int64
+	capacity int64
+	cost     int64
+}
+
+// NewBudget returns a full budget of capacity tokens whose retries cost cost each.
+func NewBudget(capacity, cost int) *Budget {
+	b := &Budget{capacity: int64(capacity), cost: int64(cost)}
+	b.tokens.Store(b.capacity)
+	return b
+}
+
+// TakeRetry takes the cost of one retry, if the bucket holds it.
+func (b *Budget) TakeRetry() bool {
+	if b == nil {
+		return true
+	}
+	for {
+		left := b.tokens.Load()
+		if left < b.cost {
+			return false
+		}
+		if b.tokens.CompareAndSwap(left, left-b.cost) {
+			return true
+		}
+	}
+}
+
+// Succeeded puts tokens back for a call that succeeded: the cost of one retry if it
+// retried, one token otherwise; never above the capacity.
+func (b *Budget) Succeeded(retried bool) {
+	if b == nil {
+		return
+	}
+	refund := int64(1)
+	if retried {
+		refund = b.cost
+	}
+	for {
+		left := b.tokens.Load()
+		if left >= b.capacity {
+			return
+		}
+		if b.tokens.CompareAndSwap(left, min(left+refund, b.capacity)) {
+			return
+		}
+	}
+}
+
+// Tokens is what the bucket holds now.
+func (b *Budget) Tokens() int {
+	if b == nil {
+		return 0
+	}
+	return int(b.tokens.Load())
+}

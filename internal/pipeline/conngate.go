@@ -1,0 +1,65 @@
+package pipeline
+
+import (
+	"net/http"
+	"sync"
+	"time"
+)
+
+// connGate lets a pool's attempts out one at a time until the pool has its first
+// connection. net/http dials a connection for every request that finds none idle;
+// over HTTP/2, where one connection carries every request, it then closes all but
+// one of them after their TLS handshake, so 64 goroutines starting on a new Client
+// would open 64 connections to use one. Once a connection is up, the gate stays
+// open: over HTTP/2 the attempts share that connection, over HTTP/1.1 they dial
+// their own as before. An attempt's gotConn opens it.
+type connGate struct {
+	up      chan struct{} // closed once the pool has had a connection
+	once    sync.Once
+	turn    chan struct{} // full while one attempt is connecting
+	maxWait time.Duration // how long an attempt waits for another's connection
+}
+
+// maxGateWait bounds the wait at a gate: an attempt whose turn has not come by then
+// goes out on its own, so a dial that hangs (an address that drops packets) holds a
+// burst for a second, not for the dialer's 30s timeout.
+const maxGateWait = time.Second
+
+func newConnGate(maxWait time.Duration) *connGate {
+	return &connGate{up: make(chan struct{}), turn: make(chan struct{}, 1), maxWait: maxWait}
+}
+
+func (g *connGate) open() { g.once.Do(func() { close(g.up) }) }
+
+// roundTrip sends req on rt, first waiting, while the gate is not open yet, for the
+// pool's first connection or for the turn to make it, at most maxWait.
+func (g *connGate) roundTrip(rt http.RoundTripper, req *http.Request) (*http.Response, error) {
+	select {
+	case <-g.up:
+		return rt.RoundTrip(req)
+	default:
+	}
+	timer := time.NewTimer(g.maxWait)
+	defer timer.Stop()
+	select {
+	case <-g.up:
+	case g.turn <- struct{}{}:
+		defer func() { <-g.turn }() // connected or failed: the next may try
+	case <-timer.C:
+		// The connecting attempt is slow: go out as if there were no gate.
+	case <-req.Context().Done():
+		return nil, req.Context().Err()
+	}
+	return rt.RoundTrip(req)
+}
+
+// gatedTransport sends attempts on a pool through the pool's gate.
+type gatedTransport struct {
+	pool http.RoundTripper
+	gate *connGate
+}
+
+// RoundTrip sends one attempt.
+func (t gatedTransport) RoundTrip(req *http.Request) (*http.Response, error) {
+	return t.gate.roundTrip(t.pool, req)
+}

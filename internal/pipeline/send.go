@@ -1,0 +1,142 @@
+package pipeline
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+)
+
+// Send performs the request: one attempt after another, as the request's Class, the
+// retry table, the context and the retry budget allow. Each turn of its loop reads
+// top to bottom: attempt, account, classify, decide, wait.
+func (p *Pipeline) Send(ctx context.Context, r *Request) (Response, error) {
+	if err := ctx.Err(); err != nil {
+		return Response{}, &Error{Err: err}
+	}
+	body, err := encodeBody(r.Body)
+	if err != nil {
+		return Response{}, &Error{Err: err}
+	}
+	var c call
+	for retries := 0; ; retries++ {
+		a, err := p.try(ctx, r, body, c.sent+1)
+		if err != nil {
+			return Response{}, &Error{Attempts: c.sent, MayHaveArrived: c.mayHaveArrived, Err: err}
+		}
+
+		arrived := a.mayHaveArrived(p.pools.traced)
+		c.account(a, arrived)
+
+		if a.err == nil && isSuccess(a.answer.StatusCode) {
+			p.budget.Succeeded(retries > 0 || a.resendDrew.Load())
+			return c.success(a), nil
+		}
+
+		if ctx.Err() != nil || !retryable(a, arrived) || retries == p.cfg.MaxRetries {
+			return c.end(ctx, a, p.describe(ctx, a.err))
+		}
+		wait := p.wait(retries, a.answer)
+		if deadline, ok := ctx.Deadline(); ok && !time.Now().Add(wait).Before(deadline) {
+			return c.end(ctx, a, p.describe(ctx, a.err)) // the wait would outlast the call
+		}
+		if !p.budget.TakeRetry() {
+			c.budgetRefused = true
+			return c.end(ctx, a, p.describe(ctx, a.err))
+		}
+
+		if err := sleep(ctx, wait); err != nil {
+			if a.err != nil {
+				err = fmt.Errorf("%w while waiting to retry after: %v", err, unwrapURLError(a.err))
+			}
+			return c.end(ctx, &attempt{}, err)
+		}
+	}
+}
+
+// try makes one attempt: it builds the request, lets BeforeAttempt write to its
+// header, sends it on the pool of its class, and reads the answer.
+func (p *Pipeline) try(ctx context.Context, r *Request, body []byte, number int) (*attempt, error) {
+	a := p.newAttempt(ctx, r, number)
+	req, err := p.newRequest(ctx, r, body, a)
+	if err != nil {
+		return nil, err
+	}
+	if p.cfg.BeforeAttempt != nil {
+		p.cfg.BeforeAttempt(ctx, number, req.Header)
+	}
+	resp, err := p.clients[r.Class].Do(req)
+	if err != nil {
+		a.err = unwrapURLError(err)
+	} else {
+		a.answer, a.err = readAnswer(resp)
+	}
+	a.logEnd(ctx)
+	return a, nil
+}
+
+// describe names what ended an attempt where the bare error would not: the
+// attempt timeout, whose error net/http reports as the context's.
+func (p *Pipeline) describe(ctx context.Context, err error) error {
+	if err != nil && p.attemptTimeout > 0 && ctx.Err() == nil && errors.Is(err, context.DeadlineExceeded) {
+		return fmt.Errorf("no answer within the attempt timeout of %s: %w", p.attemptTimeout, context.DeadlineExceeded)
+	}
+	return err
+}
+
+// call is what a call's attempts add up to.
+type call struct {
+	sent           int       // requests sent, net/http's own resends included
+	mayHaveArrived bool      // some request may have reached the server
+	lastAnswer     *Response // the last non-2xx answer
+	budgetRefused  bool      // the retry budget refused a retry or a resend
+}
+
+// account adds an attempt to the call.
+func (c *call) account(a *attempt, arrived bool) {
+	c.sent += a.Sends()
+	c.mayHaveArrived = c.mayHaveArrived || arrived
+	c.budgetRefused = c.budgetRefused || a.budgetRefused.Load()
+	if a.answer != nil && !isSuccess(a.answer.StatusCode) {
+		c.lastAnswer = a.answer
+	}
+}
+
+// success is the call's answer after a successful attempt.
+func (c *call) success(a *attempt) Response {
+	res := *a.answer
+	res.Attempts = c.sent
+	return res
+}
+
+// end is how the call ends after attempt a, with err when it got no usable answer: a
+// non-2xx answer is a Response, anything else an *Error that keeps what there is.
+func (c *call) end(ctx context.Context, a *attempt, err error) (Response, error) {
+	if err == nil {
+		res := *a.answer
+		res.Attempts, res.BudgetRefused = c.sent, c.budgetRefused
+		return res, nil
+	}
+	e := &Error{Attempts: c.sent, MayHaveArrived: c.mayHaveArrived, BudgetRefused: c.budgetRefused, Err: err}
+	switch {
+	case a.answer != nil: // a 2xx whose body failed
+		e.StatusCode, e.Header, e.Body = a.answer.StatusCode, a.answer.Header, a.answer.Body
+	case ctx.Err() != nil && c.lastAnswer != nil:
+		last := *c.lastAnswer
+		last.Attempts = c.sent
+		e.Last = &last
+	}
+	return Response{}, e
+}
+
+// sleep waits d, or until the context ends.
+func sleep(ctx context.Context, d time.Duration) error {
+	timer := time.NewTimer(d)
+	defer timer.Stop()
+	select {
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-timer.C:
+		return nil
+	}
+}

@@ -1,0 +1,124 @@
+package pipeline
+
+import (
+	"crypto/tls"
+	"net"
+	"net/http"
+	"slices"
+	"time"
+)
+
+// MaxConnsPerHost bounds the connections of the default transport to one host.
+// net/http dials a new connection for a request that finds none idle and hands a
+// connection freed meanwhile to that request instead, parking the new one: without a
+// bound, 64 goroutines open 70 and more. Further calls wait for a free connection
+// (or their context).
+const MaxConnsPerHost = 64
+
+// NewTransport is the transport used when the caller brings no *http.Client: the
+// usual net/http timeouts, HTTP/2 over TLS, and a pool that keeps every connection it
+// opens idle for reuse, so a client shared by many goroutines does not churn
+// connections.
+func NewTransport() *http.Transport {
+	return &http.Transport{
+		Proxy:                 http.ProxyFromEnvironment,
+		DialContext:           (&net.Dialer{Timeout: 30 * time.Second, KeepAlive: 30 * time.Second}).DialContext,
+		ForceAttemptHTTP2:     true,
+		MaxIdleConns:          4 * MaxConnsPerHost,
+		MaxIdleConnsPerHost:   MaxConnsPerHost,
+		MaxConnsPerHost:       MaxConnsPerHost,
+		IdleConnTimeout:       90 * time.Second,
+		TLSHandshakeTimeout:   10 * time.Second,
+		ExpectContinueTimeout: time.Second,
+	}
+}
+
+// Pools are the connections of a client and of every client derived from it.
+//
+// Idempotent requests ride the caller's transport (or NewTransport). Record-creating
+// requests ride a copy of it that speaks only HTTP/1.1 and closes connections idle
+// for longer than a bound, because of what net/http resends by itself:
+//
+//   - over HTTP/1.1 it sends a POST again only when nothing of it was written (a
+//     reused connection found closed), which is safe;
+//   - over HTTP/2 it sends a request again after a stream reset with PROTOCOL_ERROR
+//     (golang/go#47635), which may come after the server processed it, and it does
+//     not tell the SDK which reset it saw: a refused stream, which is safe to send
+//     again, looks the same as that one.
+//
+// The short idle bound keeps a purchase off connections a server or proxy is about to
+// close as idle: closed as the request goes out, it leaves the request's fate
+// unknown.
+//
+// A transport other than an *http.Transport cannot be copied and does not report
+// its connections: both kinds ride it as it is, a record-creating request is never
+// resent below the SDK, and no failure proves that nothing was sent.
+type Pools struct {
+	idempotent, records http.RoundTripper
+	// traced is true when the pools report the connections a request obtains: a
+	// request that obtained none provably sent nothing.
+	traced bool
+	// recordsResendSafe is true when records is the SDK's HTTP/1.1 copy.
+	recordsResendSafe bool
+	gates             [2]*connGate // per Class; nil: no gate
+	jar               http.CookieJar
+	timeout           time.Duration // the *http.Client's, per attempt
+}
+
+// NewPools builds the pools of hc (nil: a client on NewTransport). recordIdle bounds
+// how long a record-creating request's connection may have been idle (0: the
+// transport's own bound). Over https, the idempotent pool lets its first burst out
+// through a gate (see connGate).
+func NewPools(hc *http.Client, recordIdle time.Duration, https bool) *Pools {
+	if hc == nil {
+		hc = &http.Client{Transport: NewTransport()}
+	}
+	p := &Pools{idempotent: hc.Transport, records: hc.Transport, jar: hc.Jar, timeout: hc.Timeout}
+	if p.idempotent == nil {
+		p.idempotent, p.records = http.DefaultTransport, http.DefaultTransport
+	}
+	if t, ok := p.idempotent.(*http.Transport); ok {
+		p.records = http1Only(t, recordIdle)
+		p.traced, p.recordsResendSafe = true, true
+		if https {
+			p.gates[Idempotent] = newConnGate(maxGateWait)
+		}
+	}
+	return p
+}
+
+// http1Only returns a copy of t that speaks only HTTP/1.1 and closes connections idle
+// for longer than idle (when idle > 0 and t's own bound is longer).
+func http1Only(t *http.Transport, idle time.Duration) *http.Transport {
+	c := t.Clone()
+	c.Protocols = new(http.Protocols)
+	c.Protocols.SetHTTP1(true)
+	c.TLSNextProto = map[string]func(string, *tls.Conn) http.RoundTripper{}
+	if c.TLSClientConfig != nil { // a used transport advertises h2 there; the slice is t's
+		c.TLSClientConfig.NextProtos = slices.DeleteFunc(slices.Clone(c.TLSClientConfig.NextProtos), func(p string) bool { return p == "h2" })
+	}
+	if idle > 0 && (c.IdleConnTimeout == 0 || c.IdleConnTimeout > idle) {
+		c.IdleConnTimeout = idle
+	}
+	return c
+}
+
+// roundTrippers are the pools by Class, each behind its gate if it has one.
+func (p *Pools) roundTrippers() [2]http.RoundTripper {
+	rts := [2]http.RoundTripper{Idempotent: p.idempotent, CreatesRecord: p.records}
+	for class, gate := range p.gates {
+		if gate != nil {
+			rts[class] = gatedTransport{pool: rts[class], gate: gate}
+		}
+	}
+	return rts
+}
+
+// CloseIdleConnections closes the idle connections of both pools.
+func (p *Pools) CloseIdleConnections() {
+	for _, rt := range []http.RoundTripper{p.idempotent, p.records} {
+		if c, ok := rt.(interface{ CloseIdleConnections() }); ok {
+			c.CloseIdleConnections()
+		}
+	}
+}

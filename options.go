@@ -1,0 +1,308 @@
+package insurance
+
+import (
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/partnerinsure/insurance-go/internal/pipeline"
+)
+
+// Option configures a Client. Options check their input: NewClient returns the first
+// error an option reports.
+type Option func(*settings) error
+
+type settings struct {
+	clientID, clientSecret string
+	httpClient             *http.Client
+	maxRetries             int
+	retryWaitMin           time.Duration
+	retryWaitMax           time.Duration
+	maxRetryAfter          time.Duration
+	attemptTimeout         time.Duration
+	recordIdleTimeout      time.Duration
+	budget                 retryBudget
+	middleware             func(http.RoundTripper) http.RoundTripper
+	logger                 *slog.Logger
+	userAgentSuffix        string
+	insecureHTTP           bool
+	observers              []Observer
+}
+
+func defaultSettings() settings {
+	return settings{
+		maxRetries:        DefaultMaxRetries,
+		retryWaitMin:      DefaultRetryWaitMin,
+		retryWaitMax:      DefaultRetryWaitMax,
+		maxRetryAfter:     DefaultMaxRetryAfter,
+		recordIdleTimeout: DefaultRecordIdleTimeout,
+		budget:            retryBudget{DefaultRetryBudget, DefaultRetryCost},
+	}
+}
+
+// apply applies opts in order; the first error stops it.
+func (s *settings) apply(opts []Option) error {
+	for _, opt := range opts {
+		if opt == nil {
+			continue
+		}
+		if err := opt(s); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// WithCredentials sets the partner's client id and client secret, for partner
+// backends: Basic auth, and the client id header where an endpoint takes it.
+func WithCredentials(clientID, clientSecret string) Option {
+	return func(s *settings) error {
+		if clientID == "" || clientSecret == "" {
+			return fmt.Errorf("insurance: WithCredentials needs a client id and a client secret: %w", ErrMissingCredentials)
+		}
+		if strings.Contains(clientID, ":") {
+			return errors.New("insurance: WithCredentials: a client id cannot contain ':'")
+		}
+		s.clientID, s.clientSecret = clientID, clientSecret
+		return nil
+	}
+}
+
+// WithClientID sets only the public client id, for code that must not hold the client
+// secret: it can call the quote endpoints, which accept the x-api-client-id header.
+// Given after WithCredentials, it drops the client secret set there: that is how
+// insurancetest's srv.Client(insurance.WithClientID(srv.ClientID)) makes a client-side
+// client, and how NewClientFromEnv's options can narrow a partner client to one.
+func WithClientID(clientID string) Option {
+	return func(s *settings) error {
+		if clientID == "" {
+			return fmt.Errorf("insurance: WithClientID needs a client id: %w", ErrMissingCredentials)
+		}
+		s.clientID, s.clientSecret = clientID, ""
+		return nil
+	}
+}
+
+// WithHTTPClient sets the *http.Client whose Transport, Jar and Timeout the Client uses:
+// for httpmock, proxies or a transport of the caller's own. Redirects are never
+// followed, whatever its CheckRedirect says: the interface has none, and following one
+// could carry credentials to another host. Its Timeout bounds each attempt.
+//
+// An *http.Transport (NewTransport gives the SDK's) keeps every guarantee: it is
+// left unmodified, and record-creating calls ride a copy of it (see
+// WithRecordIdleTimeout). Any other RoundTripper is opaque to the SDK: it cannot be
+// copied and does not report its connections, so record-creating calls share it and
+// may ride HTTP/2; net/http's own resends of them are refused (an HTTP/2 stream it
+// refused or that went away then ends the call with ErrOutcomeUnknown), no failure
+// proves that nothing was sent (a dial failure excepted), and the first burst over
+// https is not held to one connection. To log or trace each attempt, keep the SDK's
+// transport and use WithAttemptMiddleware instead.
+func WithHTTPClient(hc *http.Client) Option {
+	return func(s *settings) error {
+		if hc == nil {
+			return errors.New("insurance: WithHTTPClient needs a non-nil *http.Client")
+		}
+		s.httpClient = hc
+		return nil
+	}
+}
+
+// WithMaxRetries sets how many times a failed call may be sent again (default 2).
+// 0 disables retries: every call is sent once.
+func WithMaxRetries(n int) Option {
+	return func(s *settings) error {
+		if n < 0 || n > 10 {
+			return fmt.Errorf("insurance: WithMaxRetries(%d): want 0 to 10", n)
+		}
+		s.maxRetries = n
+		return nil
+	}
+}
+
+// WithRetryWait sets the shortest and longest wait between attempts (defaults 500ms
+// and 8s). Waits double from min up to max, with jitter.
+func WithRetryWait(min, max time.Duration) Option {
+	return func(s *settings) error {
+		if min <= 0 || max < min {
+			return fmt.Errorf("insurance: WithRetryWait(%s, %s): want 0 < min <= max", min, max)
+		}
+		s.retryWaitMin, s.retryWaitMax = min, max
+		return nil
+	}
+}
+
+// WithMaxRetryAfter caps how long the Client honours a server's Retry-After header
+// (default 10s); a longer Retry-After waits only this long.
+func WithMaxRetryAfter(d time.Duration) Option {
+	return func(s *settings) error {
+		if d < 0 {
+			return fmt.Errorf("insurance: WithMaxRetryAfter(%s): want >= 0", d)
+		}
+		s.maxRetryAfter = d
+		return nil
+	}
+}
+
+// WithAttemptTimeout bounds each attempt of a call, reading the answer included; the
+// context bounds the whole call, waits and retries included. An idempotent call
+// (products, quotes, customer secret) whose attempt times out is retried like one
+// whose connection was reset; a record-creating call (purchases, onboarding, events)
+// is not, and its error matches ErrOutcomeUnknown unless no connection was made.
+// Default: no bound but the context's.
+func WithAttemptTimeout(d time.Duration) Option {
+	return func(s *settings) error {
+		if d <= 0 {
+			return fmt.Errorf("insurance: WithAttemptTimeout(%s): want > 0", d)
+		}
+		s.attemptTimeout = d
+		return nil
+	}
+}
+
+// DefaultRecordIdleTimeout is the default of WithRecordIdleTimeout.
+const DefaultRecordIdleTimeout = time.Second
+
+// WithRecordIdleTimeout sets the longest a connection may have sat idle for a
+// record-creating call (purchases, onboarding, events) to reuse it; default 1s.
+//
+// Record-creating calls ride a pool of their own, a copy of the Client's
+// *http.Transport, for two reasons:
+//
+//   - It speaks HTTP/1.1 only. Over HTTP/2, net/http resends a request whose stream
+//     was reset with PROTOCOL_ERROR, which a server or proxy may send after processing
+//     it (golang/go#47635), and it does not tell a refused stream from such a reset;
+//     over HTTP/1.1 it resends a POST only when nothing of it was written.
+//   - Its connections are closed after d idle. Servers and proxies close idle
+//     keep-alive connections (nginx after 75s, cloud load balancers after 60s, Apache
+//     httpd and Node after 5s); a purchase written to a connection the other end is
+//     closing at that moment fails with no answer, and as it may have been processed,
+//     the SDK cannot send it again: ErrOutcomeUnknown, for nothing.
+//
+// Set d below the keep-alive timeout of every server and proxy on the way. 0 keeps
+// the transport's own idle bound. With WithHTTPClient, this applies when its
+// Transport is an *http.Transport (or nil); any other RoundTripper is used as it is.
+func WithRecordIdleTimeout(d time.Duration) Option {
+	return func(s *settings) error {
+		if d < 0 {
+			return fmt.Errorf("insurance: WithRecordIdleTimeout(%s): want >= 0", d)
+		}
+		s.recordIdleTimeout = d
+		return nil
+	}
+}
+
+// Defaults of WithRetryBudget.
+const (
+	DefaultRetryBudget = 500
+	DefaultRetryCost   = 5
+)
+
+// retryBudget is the setting of WithRetryBudget.
+type retryBudget struct{ capacity, cost int }
+
+// build returns the budget, or nil when it is off.
+func (b retryBudget) build() *pipeline.Budget {
+	if b.cost == 0 {
+		return nil
+	}
+	return pipeline.NewBudget(b.capacity, b.cost)
+}
+
+// WithRetryBudget bounds the retries of the Client, and of every client derived from
+// it with With, across all their calls, so that a failing service is not flooded:
+// a token bucket that holds capacity tokens and starts full. Each retry, and each
+// resend net/http asks for below the SDK, takes cost tokens, and is refused when
+// fewer are left; a call that succeeds at its first request puts one token back, and
+// one that succeeds after retrying puts back the cost of one retry. A refused retry
+// ends the call with the last answer, and its error says so.
+//
+// The default, 500 tokens and 5 a retry, is the AWS SDKs' standard retry quota, and
+// works like gRPC's retry throttling and the retry budgets of Envoy and Finagle:
+// while at most one call in five fails the bucket stays full, so a blip is always
+// retried; in an outage it empties after 100 retries, and then each call sends one
+// request until successes refill it (64 goroutines making 20 calls each then send
+// about 1.08 requests a call instead of 3). A cost of 0 turns the budget off: every
+// retry the retry table allows is made.
+func WithRetryBudget(capacity, cost int) Option {
+	return func(s *settings) error {
+		if cost < 0 || capacity < cost || (cost == 0 && capacity != 0) {
+			return fmt.Errorf("insurance: WithRetryBudget(%d, %d): want 0 < cost <= capacity, or (0, 0) for no budget", capacity, cost)
+		}
+		s.budget = retryBudget{capacity, cost}
+		return nil
+	}
+}
+
+// WithAttemptMiddleware wraps the Client's transports with wrap, for a caller's
+// logging or tracing of each attempt (otelhttp.NewTransport, a logging RoundTripper):
+// wrap is called once per pool when the Client is built, and what it returns sees
+// every attempt the Client sends, with the request's context. The SDK keeps its own
+// transports and pools beneath it, and with them every guarantee that
+// WithHTTPClient's opaque transports give up. The RoundTripper wrap returns must pass
+// the request on unchanged (headers may be added) and return what the transport
+// returned.
+func WithAttemptMiddleware(wrap func(http.RoundTripper) http.RoundTripper) Option {
+	return func(s *settings) error {
+		if wrap == nil {
+			return errors.New("insurance: WithAttemptMiddleware needs a non-nil function")
+		}
+		s.middleware = wrap
+		return nil
+	}
+}
+
+// NewTransport returns a new *http.Transport configured as the SDK's default: the
+// usual net/http timeouts, HTTP/2 over TLS, and a pool sized for a Client shared by
+// many goroutines (at most 64 connections to one host, all kept idle for reuse). Give
+// it to WithHTTPClient (in an *http.Client) to change its TLS settings or proxy and
+// keep the rest; record-creating calls then ride an HTTP/1.1 copy of it.
+func NewTransport() *http.Transport { return pipeline.NewTransport() }
+
+// WithObserver adds an Observer that sees every call of the Client: once when it
+// starts, before each attempt, and once when it ends. Observers run in the order
+// given; EndCall in the reverse order.
+func WithObserver(o Observer) Option {
+	return func(s *settings) error {
+		if o == nil {
+			return errors.New("insurance: WithObserver needs a non-nil Observer")
+		}
+		s.observers = append(s.observers, o)
+		return nil
+	}
+}
+
+// WithLogger sets the logger. The Client logs one debug line per attempt with method,
+// path, status, attempt and latency; never a header value or a body. Default: discard.
+func WithLogger(l *slog.Logger) Option {
+	return func(s *settings) error {
+		if l == nil {
+			return errors.New("insurance: WithLogger needs a non-nil *slog.Logger")
+		}
+		s.logger = l
+		return nil
+	}
+}
+
+// WithUserAgent appends s to the User-Agent header "insurance-go/<version> go/<runtime>".
+func WithUserAgent(ua string) Option {
+	return func(s *settings) error {
+		ua = strings.TrimSpace(ua)
+		if ua == "" || strings.ContainsAny(ua, "\r\n\x00") {
+			return fmt.Errorf("insurance: WithUserAgent(%q): want printable, non-empty text", ua)
+		}
+		s.userAgentSuffix = ua
+		return nil
+	}
+}
+
+// WithInsecureHTTP allows an http:// base URL to a host other than loopback. Without
+// it such a URL is refused, so credentials never travel in clear text by accident.
+func WithInsecureHTTP() Option {
+	return func(s *settings) error {
+		s.insecureHTTP = true
+		return nil
+	}
+}
