@@ -215,7 +215,9 @@ func (s *rawServer) accept() {
 				s.forget(c)
 				return
 			}
-			s.forget(c) // net/http's server owns it now
+			s.mu.Lock()
+			delete(s.conns, c) // net/http's server owns it now
+			s.mu.Unlock()
 			s.h1ln.hand(c)
 		})
 	}
