@@ -259,11 +259,12 @@ type tally struct {
 	duplicates                                    int // quote ids processed more than once
 	requests                                      int // requests that reached the server
 	pastDeadline                                  int // calls that ran into their deadline
+	firstError                                    error
 }
 
 func (r tally) String() string {
-	return fmt.Sprintf("calls %d, succeeded %d, outcome unknown %d (false: %d), other errors %d, duplicates %d, requests %d, past deadline %d",
-		r.calls, r.succeeded, r.outcomeUnknown, r.falseUnknown, r.otherErrors, r.duplicates, r.requests, r.pastDeadline)
+	return fmt.Sprintf("calls %d, succeeded %d, outcome unknown %d (false: %d), other errors %d, duplicates %d, requests %d, past deadline %d; first error: %v",
+		r.calls, r.succeeded, r.outcomeUnknown, r.falseUnknown, r.otherErrors, r.duplicates, r.requests, r.pastDeadline, r.firstError)
 }
 
 // burst runs goroutines x each calls of do, all starting at once, each with its own
@@ -287,6 +288,9 @@ func burst(goroutines, each int, deadline time.Duration, prefix string, do func(
 				cancel()
 				mu.Lock()
 				res.calls++
+				if res.firstError == nil {
+					res.firstError = err
+				}
 				switch {
 				case err == nil:
 					res.succeeded++

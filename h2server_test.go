@@ -64,8 +64,6 @@ type rawServer struct {
 	Pool *x509.CertPool // trusts the server's certificate
 
 	decide func(arrival) verdict
-	// maxStreams, when not 0, is announced as SETTINGS_MAX_CONCURRENT_STREAMS.
-	maxStreams uint32
 	// goAwayAfter, when not 0, ends each HTTP/2 connection after that many answered
 	// streams with a graceful GOAWAY sent right after the last answer (nginx's
 	// keepalive_requests); HTTP/1.1 answers that one with Connection: close.
@@ -314,11 +312,7 @@ func (s *rawServer) serveH2(c *tls.Conn) {
 	}
 	fr := http2.NewFramer(c, c)
 	fr.ReadMetaHeaders = hpack.NewDecoder(4096, nil)
-	var settings []http2.Setting
-	if s.maxStreams > 0 {
-		settings = append(settings, http2.Setting{ID: http2.SettingMaxConcurrentStreams, Val: s.maxStreams})
-	}
-	if fr.WriteSettings(settings...) != nil {
+	if fr.WriteSettings() != nil {
 		return
 	}
 	var hbuf bytes.Buffer
@@ -433,15 +427,21 @@ func testCert(t testing.TB) (tls.Certificate, *x509.CertPool) {
 // rawClient is a Client on the SDK's default transport that trusts s, with quick
 // retry waits; opts come last.
 func rawClient(t testing.TB, s *rawServer, opts ...insurance.Option) *insurance.Client {
+	return tlsClient(t, s.URL, s.Pool, opts...)
+}
+
+// tlsClient is a Client of url on the SDK's default transport, told only to trust
+// pool, with quick retry waits; opts come last.
+func tlsClient(t testing.TB, url string, pool *x509.CertPool, opts ...insurance.Option) *insurance.Client {
 	t.Helper()
 	transport := pipeline.NewTransport()
-	transport.TLSClientConfig = &tls.Config{RootCAs: s.Pool}
+	transport.TLSClientConfig = &tls.Config{RootCAs: pool}
 	base := []insurance.Option{
 		insurance.WithCredentials(testClientID, testClientSecret),
 		insurance.WithHTTPClient(&http.Client{Transport: transport}),
 		fastRetries,
 	}
-	c, err := insurance.NewClient(s.URL, append(base, opts...)...)
+	c, err := insurance.NewClient(url, append(base, opts...)...)
 	require.NoError(t, err)
 	t.Cleanup(c.CloseIdleConnections)
 	return c
