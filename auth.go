@@ -58,8 +58,8 @@ const HeaderClientID = "x-api-client-id"
 // clientIDKey is HeaderClientID as a key of an http.Header (canonical form).
 const clientIDKey = "X-Api-Client-Id"
 
-// The endpoint table: every route of interface.md with its auth scheme and whether it
-// may be sent twice (see the retry table in conventions.md).
+// The endpoint table: every route of the interface with its auth scheme and whether
+// it may be sent twice (the retry table is in README.md, "Retries").
 var (
 	routeListProducts         = route{http.MethodGet, "/v1/products", AuthBasic, pipeline.Idempotent}
 	routeQuoteTravel          = route{http.MethodPost, "/v1/quote/travel", AuthBasicOrClientID, pipeline.Idempotent}
@@ -98,7 +98,7 @@ func (c credentials) Format(f fmt.State, verb rune) {
 // authorize returns the one header the call carries, its key in canonical form; or, when the Client lacks what
 // the call's scheme needs, or the customer secret is not one, an error: nothing is
 // sent.
-func (c *credentials) authorize(rt *route) (header, value string, err error) {
+func (c *credentials) authorize(rt route) (header, value string, err error) {
 	missing := func(need string) error { return &credentialError{method: rt.method, path: rt.path, need: need} }
 	switch rt.auth.scheme {
 	case schemeNone:

@@ -27,7 +27,7 @@ func (c *Client) Do(ctx context.Context, method, path string, auth Auth, in, out
 	case http.MethodGet, http.MethodHead, http.MethodPut, http.MethodDelete:
 		class = pipeline.Idempotent
 	}
-	res, err := c.call(ctx, &route{method: method, path: path, auth: auth, class: class}, in, out)
+	res, err := c.call(ctx, route{method: method, path: path, auth: auth, class: class}, in, out)
 	if err != nil {
 		return nil, err
 	}
@@ -49,7 +49,7 @@ type responseHolder interface{ setResponse(Response) }
 
 // call is the single path of every endpoint: validate, authorize, send, map errors,
 // decode, with the Client's observers around it all.
-func (c *Client) call(ctx context.Context, rt *route, in, out any) (Response, error) {
+func (c *Client) call(ctx context.Context, rt route, in, out any) (Response, error) {
 	if ctx == nil {
 		return Response{}, &ValidationError{Field: "ctx", Problem: "is nil"}
 	}
@@ -72,7 +72,7 @@ func (c *Client) call(ctx context.Context, rt *route, in, out any) (Response, er
 }
 
 // exchange is call without observers; it also says how many attempts went out.
-func (c *Client) exchange(ctx context.Context, rt *route, in, out any) (Response, int, error) {
+func (c *Client) exchange(ctx context.Context, rt route, in, out any) (Response, int, error) {
 	if v, ok := in.(validator); ok {
 		if err := v.validate(); err != nil {
 			return Response{}, 0, err
@@ -87,20 +87,20 @@ func (c *Client) exchange(ctx context.Context, rt *route, in, out any) (Response
 		AuthHeader: header, AuthValue: value, Class: rt.class,
 	})
 	if err != nil {
-		reqErr := newRequestError(*rt, err)
+		reqErr := newRequestError(rt, err)
 		return Response{}, reqErr.Attempts, reqErr
 	}
 	if res.StatusCode < 200 || res.StatusCode > 299 {
-		return Response{}, res.Attempts, newAPIError(*rt, res)
+		return Response{}, res.Attempts, newAPIError(rt, res)
 	}
 	if out != nil && len(res.Body) > 0 {
 		if err := json.Unmarshal(res.Body, out); err != nil {
-			return Response{}, res.Attempts, newDecodeError(*rt, res, fmt.Errorf("decoding response body: %w", err))
+			return Response{}, res.Attempts, newDecodeError(rt, res, fmt.Errorf("decoding response body: %w", err))
 		}
 	}
 	if check, ok := out.(answerChecker); ok {
 		if err := check.checkAnswer(); err != nil {
-			return Response{}, res.Attempts, newDecodeError(*rt, res, err)
+			return Response{}, res.Attempts, newDecodeError(rt, res, err)
 		}
 	}
 	resp := Response{StatusCode: res.StatusCode, Header: res.Header, Raw: res.Body}
@@ -115,7 +115,7 @@ func (c *Client) exchange(ctx context.Context, rt *route, in, out any) (Response
 type answerChecker interface{ checkAnswer() error }
 
 // send is call for the typed endpoints: it allocates the result.
-func send[T any](ctx context.Context, c *Client, rt *route, in any) (*T, error) {
+func send[T any](ctx context.Context, c *Client, rt route, in any) (*T, error) {
 	out := new(T)
 	if _, err := c.call(ctx, rt, in, out); err != nil {
 		return nil, err

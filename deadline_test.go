@@ -2,7 +2,11 @@ package insurance_test
 
 import (
 	"context"
+	"errors"
+	"net"
 	"net/http"
+	"sync"
+	"sync/atomic"
 	"testing"
 	"testing/synctest"
 	"time"
@@ -14,9 +18,10 @@ import (
 	"github.com/partnerinsure/insurance-go/insurancetest"
 )
 
-// The retry loop's rules about time (api.md, "Client: attempts and rate limits"), in
-// fake time: each test runs in a testing/synctest bubble against the in-memory
-// sandbox, so an hour-long Retry-After costs no real time and every duration is exact.
+// The retry loop's rules about time: no wait is begun that would end after the
+// deadline, and a call that ends during a wait keeps the last answer. In fake time:
+// each test runs in a testing/synctest bubble against the in-memory sandbox, so an
+// hour-long Retry-After costs no real time and every duration is exact.
 
 // inFakeTime runs test in a synctest bubble, with an in-memory sandbox.
 func inFakeTime(t *testing.T, test func(t *testing.T, srv *insurancetest.Server)) {
@@ -194,4 +199,78 @@ func travelQuoteTo(email string) *insurance.TravelQuoteRequest {
 			TripEndDate:   insurance.NewDate(2027, time.March, 3),
 		},
 	}
+}
+
+// The same rules on real loopback sockets, and WithAttemptTimeout there.
+
+func TestAContextThatEndsBeforeTheAnswerIsNotRetried(t *testing.T) {
+	for _, ep := range endpoints() {
+		t.Run(ep.name, func(t *testing.T) {
+			t.Parallel()
+			srv := newScriptedServer(t, ep, hang, hang, hang)
+			c := newLoopbackClient(t, srv.URL)
+			ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
+			defer cancel()
+
+			_, err := ep.call(ctx, c)
+			assert.ErrorIs(t, err, context.DeadlineExceeded)
+			assert.EqualValues(t, 1, srv.received.Load(), "a context that ended is not retried")
+			assert.Equal(t, ep.createsRecord, errors.Is(err, insurance.ErrOutcomeUnknown))
+		})
+	}
+}
+
+// recordingServer answers each request with the next scripted fault (then the
+// endpoint's success) and records when each request arrived.
+func recordingServer(t *testing.T, ep endpoint, script ...fault) (*scriptedServer, func() []time.Time) {
+	t.Helper()
+	var mu sync.Mutex
+	var arrivals []time.Time
+	srv := newScriptedServer(t, ep, script...)
+	inner := srv.Config.Handler
+	srv.Config.Handler = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		arrivals = append(arrivals, time.Now())
+		mu.Unlock()
+		inner.ServeHTTP(w, r)
+	})
+	return srv, func() []time.Time {
+		mu.Lock()
+		defer mu.Unlock()
+		return append([]time.Time(nil), arrivals...)
+	}
+}
+
+// WithAttemptTimeout also bounds reading the answer: a body that stalls half-way is
+// an attempt that timed out.
+func TestAttemptTimeoutCoversReadingTheBody(t *testing.T) {
+	ep := endpoints()[0] // ListProducts
+	srv, arrivals := recordingServer(t, ep, stall)
+	c := newLoopbackClient(t, srv.URL, insurance.WithAttemptTimeout(200*time.Millisecond))
+
+	_, err := c.ListProducts(context.Background())
+	require.NoError(t, err)
+	assert.Len(t, arrivals(), 2)
+}
+
+// An attempt that timed out before it had a connection sent nothing: even a
+// purchase is tried again. (The transport's first dial never completes; the others
+// are refused.)
+func TestAttemptTimeoutBeforeConnectingIsRetriedForPurchases(t *testing.T) {
+	var attempts atomic.Int32
+	hanging := &http.Client{Transport: &http.Transport{
+		DialContext: func(ctx context.Context, _, _ string) (net.Conn, error) {
+			if attempts.Add(1) == 1 {
+				<-ctx.Done() // the first dial never completes
+				return nil, ctx.Err()
+			}
+			return (&net.Dialer{}).DialContext(ctx, "tcp", "127.0.0.1:1") // refused at once
+		},
+	}}
+	c := newLoopbackClient(t, "http://127.0.0.1:9", insurance.WithHTTPClient(hanging), insurance.WithAttemptTimeout(100*time.Millisecond))
+
+	_, err := c.PurchaseTuition(context.Background(), fullTuitionPurchase())
+	require.Error(t, err)
+	assert.NotErrorIs(t, err, insurance.ErrOutcomeUnknown, "no connection was ever made")
+	assert.EqualValues(t, 3, attempts.Load(), "retried like any dial failure")
 }

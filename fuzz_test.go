@@ -14,12 +14,6 @@ import (
 	"github.com/partnerinsure/insurance-go"
 )
 
-// roundTripFunc answers every request itself: the fuzzers feed the client arbitrary
-// answers without a socket.
-type roundTripFunc func(*http.Request) (*http.Response, error)
-
-func (f roundTripFunc) RoundTrip(r *http.Request) (*http.Response, error) { return f(r) }
-
 // FuzzErrorMapping sends the client any status, body and headers, on an idempotent
 // and a record-creating call, and checks the result is one of the promised types.
 func FuzzErrorMapping(f *testing.F) {

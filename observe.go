@@ -76,7 +76,7 @@ func newServerInfo(base string) CallInfo {
 	return CallInfo{ServerAddress: u.Hostname(), ServerPort: port}
 }
 
-func (c *Client) callInfo(rt *route) CallInfo {
+func (c *Client) callInfo(rt route) CallInfo {
 	info := c.server
 	info.Method, info.Route, info.CreatesRecord = rt.method, rt.path, rt.class == pipeline.CreatesRecord
 	info.URL = c.baseURL + rt.path

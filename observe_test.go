@@ -164,8 +164,3 @@ func TestObserversNest(t *testing.T) {
 		"outer end /v1/products in span of /v1/products",
 	}, order)
 }
-
-func TestWithObserverRefusesNil(t *testing.T) {
-	_, err := insurance.NewClient(testBaseURL, insurance.WithObserver(nil))
-	assert.ErrorContains(t, err, "WithObserver needs a non-nil Observer")
-}

@@ -24,7 +24,7 @@ type settings struct {
 	maxRetryAfter          time.Duration
 	attemptTimeout         time.Duration
 	recordIdleTimeout      time.Duration
-	budget                 retryBudget
+	budget                 *retryBudget // a new one: a budget of its own
 	middleware             func(http.RoundTripper) http.RoundTripper
 	logger                 *slog.Logger
 	userAgentSuffix        string
@@ -39,7 +39,7 @@ func defaultSettings() settings {
 		retryWaitMax:      DefaultRetryWaitMax,
 		maxRetryAfter:     DefaultMaxRetryAfter,
 		recordIdleTimeout: DefaultRecordIdleTimeout,
-		budget:            retryBudget{DefaultRetryBudget, DefaultRetryCost},
+		budget:            &retryBudget{DefaultRetryBudget, DefaultRetryCost},
 	}
 }
 
@@ -204,7 +204,7 @@ const (
 type retryBudget struct{ capacity, cost int }
 
 // build returns the budget, or nil when it is off.
-func (b retryBudget) build() *pipeline.Budget {
+func (b *retryBudget) build() *pipeline.Budget {
 	if b.cost == 0 {
 		return nil
 	}
@@ -231,7 +231,7 @@ func WithRetryBudget(capacity, cost int) Option {
 		if cost < 0 || capacity < cost || (cost == 0 && capacity != 0) {
 			return fmt.Errorf("insurance: WithRetryBudget(%d, %d): want 0 < cost <= capacity, or (0, 0) for no budget", capacity, cost)
 		}
-		s.budget = retryBudget{capacity, cost}
+		s.budget = &retryBudget{capacity, cost}
 		return nil
 	}
 }

@@ -121,7 +121,7 @@ func (p *Policy) UnmarshalJSON(b []byte) error {
 // A declined payment answers ErrPaymentFailed. It is never sent twice once it may
 // have reached the server: a failure then also matches ErrOutcomeUnknown.
 func (c *Client) PurchaseTuition(ctx context.Context, req *TuitionPurchaseRequest) (*Policy, error) {
-	return send[Policy](ctx, c, &routePurchaseTuition, req)
+	return send[Policy](ctx, c, routePurchaseTuition, req)
 }
 
 // PurchaseGapMedical issues a gap-medical policy (POST /v1/purchase/gap-medical,
@@ -131,7 +131,7 @@ func (c *Client) PurchaseTuition(ctx context.Context, req *TuitionPurchaseReques
 func (c *Client) PurchaseGapMedical(ctx context.Context, customerSecret string, req *GapMedicalPurchaseRequest) (*Policy, error) {
 	rt := routePurchaseGapMedical
 	rt.auth = AuthBearer(customerSecret)
-	return send[Policy](ctx, c, &rt, req)
+	return send[Policy](ctx, c, rt, req)
 }
 
 // CustomerSecret is a short-lived secret that lets client-side code buy a policy for
@@ -160,7 +160,7 @@ func (r *customerSecretRequest) validate() error { return required("email_addres
 // (POST /v1/auth/customer/secret, Basic auth). Hand the secret, never the client
 // secret, to the browser; it buys only for this email address.
 func (c *Client) CreateCustomerSecret(ctx context.Context, emailAddress string) (*CustomerSecret, error) {
-	s, err := send[CustomerSecret](ctx, c, &routeCreateCustomerSecret, &customerSecretRequest{EmailAddress: emailAddress})
+	s, err := send[CustomerSecret](ctx, c, routeCreateCustomerSecret, &customerSecretRequest{EmailAddress: emailAddress})
 	if err != nil {
 		return nil, err
 	}

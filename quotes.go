@@ -179,16 +179,16 @@ func (q *Quote) checkAnswer() error {
 // (POST /v1/quote/travel, Basic auth, or the x-api-client-id header when the Client
 // has only a client id). A quote already bought answers ErrQuoteUnavailable.
 func (c *Client) QuoteTravel(ctx context.Context, req *TravelQuoteRequest) (*Quote, error) {
-	return quote(ctx, c, &routeQuoteTravel, req)
+	return quote(ctx, c, routeQuoteTravel, req)
 }
 
 // QuoteGapMedical creates or updates a gap-medical quote (POST /v1/quote/gap-medical,
 // x-api-client-id header only: the client secret is never sent).
 func (c *Client) QuoteGapMedical(ctx context.Context, req *GapMedicalQuoteRequest) (*Quote, error) {
-	return quote(ctx, c, &routeQuoteGapMedical, req)
+	return quote(ctx, c, routeQuoteGapMedical, req)
 }
 
-func quote(ctx context.Context, c *Client, rt *route, req any) (*Quote, error) {
+func quote(ctx context.Context, c *Client, rt route, req any) (*Quote, error) {
 	q, err := send[Quote](ctx, c, rt, req)
 	if err != nil {
 		return nil, err

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"time"
 
+	"go.opentelemetry.io/otel/attribute"
 	sdktrace "go.opentelemetry.io/otel/sdk/trace"
 	"go.opentelemetry.io/otel/sdk/trace/tracetest"
 
@@ -77,4 +78,51 @@ func ExampleInstrument() {
 	//   url.full=http://insurancetest.invalid/v1/purchase/tuition
 	//   url.scheme=http
 	//   url.template=/v1/purchase/tuition
+}
+
+// A platform derives a Client per agency from one Client, and instruments each with
+// the agency as an attribute: every call is one span, tagged with its agency, and the
+// metrics are split by agency. (The sandbox knows one partner; in production each
+// agency has its own credentials.)
+func ExampleWithAttributes() {
+	srv := insurancetest.NewServer(insurancetest.InMemory())
+	defer srv.Close()
+	spans := tracetest.NewSpanRecorder()
+	tp := sdktrace.NewTracerProvider(sdktrace.WithSpanProcessor(spans))
+
+	platform := srv.Client(insuranceotel.Instrument(insuranceotel.WithTracerProvider(tp)))
+	agencies := map[string]*insurance.Client{} // a platform's cache, by agency
+	for _, agency := range []string{"a1", "a2"} {
+		c, err := platform.With(
+			insurance.WithCredentials(srv.ClientID, srv.ClientSecret), // the agency's own
+			insuranceotel.Instrument(
+				insuranceotel.WithTracerProvider(tp),
+				insuranceotel.WithAttributes(attribute.String("partner.agency", agency)),
+			),
+		)
+		if err != nil {
+			fmt.Println(err)
+			return
+		}
+		agencies[agency] = c
+	}
+
+	ctx := context.Background()
+	_, _ = agencies["a2"].ListProducts(ctx)
+	_, _ = agencies["a1"].ListProducts(ctx)
+	_, _ = platform.ListProducts(ctx)
+
+	for _, span := range spans.Ended() {
+		agency := "(platform)"
+		for _, kv := range span.Attributes() {
+			if kv.Key == "partner.agency" {
+				agency = kv.Value.AsString()
+			}
+		}
+		fmt.Println(span.Name(), agency)
+	}
+	// Output:
+	// GET /v1/products a2
+	// GET /v1/products a1
+	// GET /v1/products (platform)
 }

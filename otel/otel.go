@@ -1,6 +1,6 @@
 // Package insuranceotel traces and measures the calls of an insurance.Client with
 // OpenTelemetry: one client span per call around all its attempts, the W3C trace
-// context on every attempt, and two metrics.
+// context on every attempt, and three metrics.
 //
 //	client, err := insurance.NewClient(baseURL,
 //		insurance.WithCredentials(clientID, clientSecret),
@@ -22,7 +22,9 @@
 // for clients, http.route their key for servers, kept for dashboards that group by
 // it), http.response.status_code when an answer came, and error.type on failure;
 // plus insurance.attempts (how many times the request went out; 0 when the call was
-// refused locally) and, on failure, insurance.outcome_unknown.
+// refused locally), on failure insurance.outcome_unknown, and
+// insurance.retry_budget_refused (true) when the retry budget refused a retry of the
+// call (insurance.WithRetryBudget); and the attributes given to WithAttributes.
 //
 // A failed call, 4xx included, has status Error, described by "outcome unknown:
 // check before trying again" when that is so, else by its error.type unless that is
@@ -58,17 +60,48 @@
 //
 // http.client.request.duration (histogram, seconds) measures each call that sent at
 // least one attempt, from its start to its end, retries and their waits included.
-// insurance.client.retries (counter, {retry}) adds the attempts after the first. Both
-// carry http.request.method, http.route, url.template, url.scheme, server.address,
-// server.port, http.response.status_code when an answer came, and error.type and
-// insurance.outcome_unknown on failure; not url.full, which the conventions leave
-// off the metric. For Do the route is the path given, so give Do paths without
+// insurance.client.retries (counter, {retry}) adds the attempts after the first.
+// insurance.client.retries_refused (counter, {retry}) adds one for each call whose
+// retry the Client's retry budget refused (insurance.WithRetryBudget; the budget is
+// shared with the clients derived with With): in an outage, once the budget is spent,
+// it counts the retries not sent, and insurance.client.retries grows no more until
+// successes refill the budget. A call
+// that ends because the retry table allows no more retries (insurance.WithMaxRetries)
+// is not counted there. The three carry http.request.method, http.route,
+// url.template, url.scheme, server.address, server.port, http.response.status_code
+// when an answer came, error.type and insurance.outcome_unknown on failure, and the
+// attributes given to WithAttributes; not url.full, which the conventions leave off
+// the metric. For Do the route is the path given, so give Do paths without
 // identifiers to keep the metrics' cardinality low.
+//
+// # Many partners
+//
+// A platform that acts for many partners (travel agencies, say) derives a Client per
+// agency from one Client with (*insurance.Client).With, sharing its pools and retry
+// budget. Instrument given to With replaces the parent's instrumentation, so each
+// call is still one span (observers given to With replace all the parent's: give
+// again any other Observer it had); WithAttributes tags that span and the call's
+// metric points with the agency:
+//
+//	agency, err := platform.With(
+//		insurance.WithCredentials(agencyID, agencySecret),
+//		insuranceotel.Instrument(
+//			insuranceotel.WithTracerProvider(tp),
+//			insuranceotel.WithMeterProvider(mp),
+//			insuranceotel.WithAttributes(attribute.String("partner.agency", agencyName)),
+//		),
+//	)
+//
+// Each agency is then a series of its own in every metric: name agencies, not
+// customers or requests. A client derived without Instrument keeps the parent's,
+// without the agency. Attributes go out as given: never put a secret in one (see
+// WithAttributes for the keys it refuses).
 //
 // # What is never recorded
 //
 // No span, event or metric holds an error's text, a secret, a body, a header value or a
-// query: only the values listed above. Errors are not recorded as span events. The
+// query: only the values listed above, and the attributes given to WithAttributes,
+// which must not hold one either. Errors are not recorded as span events. The
 // request id (insurance.CallResult.RequestID) is left out too, because it is the value
 // of the X-Request-Id answer header: read it from the Response or the error and log
 // it beside the trace id if you need to join the two.
@@ -76,13 +109,9 @@ package insuranceotel
 
 import (
 	"context"
-	"errors"
-	"io"
-	"net"
 	"net/http"
 	"net/url"
 	"slices"
-	"strconv"
 	"time"
 
 	"go.opentelemetry.io/otel"
@@ -107,52 +136,20 @@ const (
 	// OutcomeUnknownKey is insurance.outcome_unknown, set on failure: true when the
 	// call may have created its record (the error matches insurance.ErrOutcomeUnknown).
 	OutcomeUnknownKey = attribute.Key("insurance.outcome_unknown")
+	// RetryBudgetRefusedKey is insurance.retry_budget_refused, set (true) only when the
+	// Client's retry budget refused a retry of the call (insurance.WithRetryBudget):
+	// the call ended with the answer it had.
+	RetryBudgetRefusedKey = attribute.Key("insurance.retry_budget_refused")
 )
 
-// RetriesMetric is the name of the counter of retries.
-const RetriesMetric = "insurance.client.retries"
-
-// Option configures Instrument.
-type Option func(*config)
-
-type config struct {
-	tracerProvider trace.TracerProvider
-	meterProvider  metric.MeterProvider
-	propagator     propagation.TextMapPropagator
-}
-
-// WithTracerProvider sets where the spans go. Default (and when nil): the global
-// provider, otel.GetTracerProvider().
-func WithTracerProvider(tp trace.TracerProvider) Option {
-	return func(c *config) {
-		if tp != nil {
-			c.tracerProvider = tp
-		}
-	}
-}
-
-// WithMeterProvider sets where the metrics go. Default (and when nil): the global
-// provider, otel.GetMeterProvider().
-func WithMeterProvider(mp metric.MeterProvider) Option {
-	return func(c *config) {
-		if mp != nil {
-			c.meterProvider = mp
-		}
-	}
-}
-
-// WithPropagator sets how the trace context goes out on each attempt. Default (and
-// when nil): propagation.TraceContext, the W3C traceparent and tracestate headers.
-// The global propagator is not the default because its own default sends nothing;
-// pass otel.GetTextMapPropagator() to follow it (and send W3C baggage, say, if it is
-// set up to).
-func WithPropagator(p propagation.TextMapPropagator) Option {
-	return func(c *config) {
-		if p != nil {
-			c.propagator = p
-		}
-	}
-}
+// Names of this package's metrics beyond the OpenTelemetry conventions.
+const (
+	// RetriesMetric is the name of the counter of retries.
+	RetriesMetric = "insurance.client.retries"
+	// RetriesRefusedMetric is the name of the counter of retries the retry budget
+	// refused.
+	RetriesRefusedMetric = "insurance.client.retries_refused"
+)
 
 // Instrument returns the insurance.Option that traces and measures every call of a
 // Client (see the package doc).
@@ -174,12 +171,17 @@ func Instrument(opts ...Option) insurance.Option {
 	retries, err := meter.Int64Counter(RetriesMetric, metric.WithUnit("{retry}"),
 		metric.WithDescription("Attempts of insurance calls after the first."))
 	handle(err)
+	refused, err := meter.Int64Counter(RetriesRefusedMetric, metric.WithUnit("{retry}"),
+		metric.WithDescription("Retries of insurance calls that the client's retry budget refused."))
+	handle(err)
 	return insurance.WithObserver(&observer{
 		tracer: cfg.tracerProvider.Tracer(ScopeName,
 			trace.WithInstrumentationVersion(insurance.Version), trace.WithSchemaURL(semconv.SchemaURL)),
 		propagator: cfg.propagator,
 		duration:   duration,
 		retries:    retries,
+		refused:    refused,
+		attrs:      checkedAttributes(cfg.attrs),
 	})
 }
 
@@ -197,6 +199,8 @@ type observer struct {
 	propagator propagation.TextMapPropagator
 	duration   httpconv.ClientRequestDuration
 	retries    metric.Int64Counter
+	refused    metric.Int64Counter
+	attrs      []attribute.KeyValue // WithAttributes', on every span and data point
 }
 
 // callKey keys an observer's own call state in the call's context: another observer,
@@ -211,7 +215,7 @@ type callState struct {
 
 // StartCall starts the call's span.
 func (o *observer) StartCall(ctx context.Context, call insurance.CallInfo) context.Context {
-	common := callAttrs(call)
+	common := append(callAttrs(call), o.attrs...)
 	name, attrs := call.Method+" "+call.Route, slices.Clone(common)
 	if !knownMethods[call.Method] {
 		name = "HTTP " + call.Route
@@ -250,6 +254,10 @@ func (o *observer) EndCall(ctx context.Context, _ insurance.CallInfo, result ins
 		if result.Attempts > 1 {
 			o.retries.Add(ctx, int64(result.Attempts-1), metric.WithAttributeSet(set))
 		}
+		if result.BudgetRefused {
+			o.refused.Add(ctx, 1, metric.WithAttributeSet(set))
+			outcome = append(outcome, RetryBudgetRefusedKey.Bool(true)) // span only
+		}
 	}
 	st.span.SetAttributes(append(outcome, AttemptsKey.Int(result.Attempts))...)
 	if result.Err != nil {
@@ -283,47 +291,6 @@ var knownMethods = map[string]bool{
 	http.MethodGet: true, http.MethodHead: true, http.MethodPost: true, http.MethodPut: true,
 	http.MethodPatch: true, http.MethodDelete: true, http.MethodConnect: true,
 	http.MethodOptions: true, http.MethodTrace: true, "QUERY": true,
-}
-
-// errorType is the error.type of a failed call (see the package doc).
-func errorType(err error) string {
-	var apiErr *insurance.APIError
-	var reqErr *insurance.RequestError
-	var validation *insurance.ValidationError
-	var netErr net.Error
-	isNet := errors.As(err, &netErr)
-	switch {
-	case errors.As(err, &apiErr):
-		return strconv.Itoa(apiErr.StatusCode)
-	case errors.As(err, &validation):
-		return "invalid_request"
-	case errors.Is(err, insurance.ErrMissingCredentials):
-		return "missing_credentials"
-	case errors.Is(err, insurance.ErrResponseTooLarge):
-		return "response_too_large"
-	case errors.Is(err, context.DeadlineExceeded), isNet && netErr.Timeout():
-		return "timeout"
-	case errors.Is(err, context.Canceled):
-		return "canceled"
-	case errors.As(err, &reqErr) && reqErr.StatusCode != 0:
-		return "invalid_response"
-	case isNet, errors.Is(err, io.EOF), errors.Is(err, io.ErrUnexpectedEOF):
-		return "connection"
-	}
-	return semconv.ErrorTypeOther.Value.AsString()
-}
-
-// statusDescription is the span's status description on failure: never the error's
-// text. A status code speaks for itself (the conventions leave the description empty
-// then); otherwise it is the error type, or that the outcome is unknown.
-func statusDescription(result insurance.CallResult, errType string) string {
-	switch {
-	case result.OutcomeUnknown:
-		return "outcome unknown: check before trying again"
-	case errType == strconv.Itoa(result.StatusCode):
-		return ""
-	}
-	return errType
 }
 
 // headerSetter lets a propagator write the headers of an attempt, and nothing else.

@@ -2,135 +2,25 @@ package insuranceotel_test
 
 import (
 	"context"
-	"encoding/base64"
 	"fmt"
 	"net/http"
 	"net/http/httptest"
-	"net/url"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-	"go.opentelemetry.io/otel/attribute"
 	"go.opentelemetry.io/otel/baggage"
 	"go.opentelemetry.io/otel/codes"
 	"go.opentelemetry.io/otel/propagation"
-	sdkmetric "go.opentelemetry.io/otel/sdk/metric"
 	"go.opentelemetry.io/otel/sdk/metric/metricdata"
-	sdktrace "go.opentelemetry.io/otel/sdk/trace"
-	"go.opentelemetry.io/otel/sdk/trace/tracetest"
 	"go.opentelemetry.io/otel/trace"
 
 	"github.com/partnerinsure/insurance-go"
 	"github.com/partnerinsure/insurance-go/insurancetest"
 	insuranceotel "github.com/partnerinsure/insurance-go/otel"
 )
-
-// telemetry collects what an instrumented client records, in memory.
-type telemetry struct {
-	spans   *tracetest.SpanRecorder
-	metrics *sdkmetric.ManualReader
-	tp      *sdktrace.TracerProvider
-}
-
-func newTelemetry() *telemetry {
-	spans := tracetest.NewSpanRecorder()
-	return &telemetry{
-		spans:   spans,
-		metrics: sdkmetric.NewManualReader(),
-		tp:      sdktrace.NewTracerProvider(sdktrace.WithSpanProcessor(spans)),
-	}
-}
-
-// instrument is the insurance option under test, with opts after the test's providers.
-func (tel *telemetry) instrument(opts ...insuranceotel.Option) insurance.Option {
-	return insuranceotel.Instrument(append([]insuranceotel.Option{
-		insuranceotel.WithTracerProvider(tel.tp),
-		insuranceotel.WithMeterProvider(sdkmetric.NewMeterProvider(sdkmetric.WithReader(tel.metrics))),
-	}, opts...)...)
-}
-
-// onlySpan is the one span recorded.
-func (tel *telemetry) onlySpan(t *testing.T) sdktrace.ReadOnlySpan {
-	t.Helper()
-	ended := tel.spans.Ended()
-	require.Len(t, ended, 1, "one span per call")
-	return ended[0]
-}
-
-// collect reads the metrics by name.
-func (tel *telemetry) collect(t *testing.T) map[string]metricdata.Metrics {
-	t.Helper()
-	var rm metricdata.ResourceMetrics
-	require.NoError(t, tel.metrics.Collect(context.Background(), &rm))
-	byName := map[string]metricdata.Metrics{}
-	for _, sm := range rm.ScopeMetrics {
-		assert.Equal(t, insuranceotel.ScopeName, sm.Scope.Name)
-		for _, m := range sm.Metrics {
-			byName[m.Name] = m
-		}
-	}
-	return byName
-}
-
-// attrs gives attributes by key, values as the strings OpenTelemetry emits.
-func attrs(kvs []attribute.KeyValue) map[string]string {
-	m := map[string]string{}
-	for _, kv := range kvs {
-		m[string(kv.Key)] = kv.Value.String()
-	}
-	return m
-}
-
-// newSandbox starts an insurancetest sandbox for one test.
-func newSandbox(t *testing.T) *insurancetest.Server {
-	t.Helper()
-	srv := insurancetest.NewServer()
-	t.Cleanup(srv.Close)
-	return srv
-}
-
-// portOf is the port of a test server's base URL, as an attribute value.
-func portOf(t *testing.T, baseURL string) string {
-	t.Helper()
-	u, err := url.Parse(baseURL)
-	require.NoError(t, err)
-	return u.Port()
-}
-
-// traceparent is the W3C traceparent that carries a sampled span's context.
-func traceparent(span sdktrace.ReadOnlySpan) string {
-	return fmt.Sprintf("00-%s-%s-01", span.SpanContext().TraceID(), span.SpanContext().SpanID())
-}
-
-// answerAnything answers 200 and an empty JSON object to any request: a stand-in for
-// routes the sandbox does not serve, since Do may call any.
-var answerAnything = http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
-	w.Header().Set("Content-Type", "application/json")
-	fmt.Fprint(w, `{}`)
-})
-
-func travelQuote(quoteID string) *insurance.TravelQuoteRequest {
-	return &insurance.TravelQuoteRequest{
-		QuoteID:  quoteID,
-		Customer: insurance.Customer{EmailAddress: "ada@example.com"},
-		PolicyAttributes: insurance.TravelPolicyAttributes{
-			TripCost:      1000,
-			TripStartDate: insurance.NewDate(2027, time.March, 1),
-			TripEndDate:   insurance.NewDate(2027, time.March, 3),
-		},
-	}
-}
-
-func tuitionPurchase(quoteID string, pm insurance.PaymentMethod) *insurance.TuitionPurchaseRequest {
-	return &insurance.TuitionPurchaseRequest{QuoteID: quoteID, PaymentMethod: pm}
-}
-
-func card(number string) insurance.PaymentMethod {
-	return insurance.PaymentMethod{Card: &insurance.Card{Number: number, Verification: "123", Month: "12", Year: "2030"}}
-}
 
 // A call is one span, whatever its retries; the span counts the attempts, every
 // attempt the sandbox logged carries the span's trace context, and the metrics count
@@ -540,118 +430,4 @@ func TestURLScheme(t *testing.T) {
 	point := attrs(hist.DataPoints[0].Attributes.ToSlice())
 	assert.Equal(t, "https", point["url.scheme"])
 	assert.NotContains(t, point, "url.full")
-}
-
-// Nothing recorded holds a secret: not the client secret, not the Basic header, not a
-// customer secret, not a card or bank account number, whether calls succeed or fail;
-// nor a header value such as the request id.
-func TestNoSecretInTelemetry(t *testing.T) {
-	srv := newSandbox(t)
-	tel := newTelemetry()
-	c := srv.Client(tel.instrument())
-	ctx := context.Background()
-	const account, routing = "000123456789", "110000000"
-
-	secret, err := c.CreateCustomerSecret(ctx, "ada@example.com")
-	require.NoError(t, err)
-	products, err := c.ListProducts(ctx)
-	require.NoError(t, err)
-	gap, err := c.QuoteGapMedical(ctx, &insurance.GapMedicalQuoteRequest{
-		Customer:         insurance.Customer{EmailAddress: "ada@example.com"},
-		PolicyAttributes: insurance.GapMedicalPolicyAttributes{CoverageStartDate: insurance.NewDate(2027, time.March, 1)},
-	})
-	require.NoError(t, err)
-	for _, token := range []string{insurancetest.TokenDeclined, insurancetest.TokenOK, insurancetest.TokenOK} { // 402, 201, 422
-		_, _ = c.PurchaseGapMedical(ctx, secret.Secret, &insurance.GapMedicalPurchaseRequest{
-			QuoteID: gap.QuoteID, PaymentMethod: insurance.PaymentMethod{Token: token},
-		})
-	}
-	_, err = c.PurchaseGapMedical(ctx, secret.Secret+"x", &insurance.GapMedicalPurchaseRequest{
-		QuoteID: gap.QuoteID, PaymentMethod: insurance.PaymentMethod{Token: insurancetest.TokenOK},
-	})
-	require.Error(t, err) // 401
-	for _, pm := range []insurance.PaymentMethod{
-		card(insurancetest.CardDeclined),
-		card(insurancetest.CardOK),
-		{BankAccount: &insurance.BankAccount{AccountNumber: account, RoutingNumber: routing}},
-	} {
-		_, _ = c.PurchaseTuition(ctx, tuitionPurchase(srv.NewTuitionQuote("ada@example.com"), pm))
-	}
-	_, err = c.PurchaseTuition(ctx, tuitionPurchase("q_unknown", card(insurancetest.CardOK)))
-	var unknownQuote *insurance.APIError
-	require.ErrorAs(t, err, &unknownQuote) // 400
-
-	basic := base64.StdEncoding.EncodeToString([]byte(srv.ClientID + ":" + srv.ClientSecret))
-	secrets := map[string]string{
-		"client secret":   srv.ClientSecret,
-		"Basic header":    basic,
-		"customer secret": secret.Secret,
-		"card ok":         insurancetest.CardOK,
-		"card declined":   insurancetest.CardDeclined,
-		"bank account":    account,
-		"routing number":  routing,
-		// Header values: the answers' X-Request-Id, of a success and of a failure.
-		"request id of a 200": products.RequestID(),
-		"request id of a 400": unknownQuote.RequestID,
-	}
-	// documented is every attribute the package doc lists.
-	documented := map[attribute.Key]bool{
-		"http.request.method": true, "http.route": true, "url.template": true, "url.full": true,
-		"url.scheme": true, "server.address": true, "server.port": true,
-		"http.response.status_code": true, "error.type": true,
-		"insurance.attempts": true, "insurance.outcome_unknown": true,
-	}
-	var recorded []string
-	record := func(kvs []attribute.KeyValue) {
-		for _, kv := range kvs {
-			assert.True(t, documented[kv.Key], "undocumented attribute %s", kv.Key)
-			recorded = append(recorded, kv.Value.String())
-		}
-	}
-	require.Len(t, tel.spans.Ended(), 11)
-	for _, span := range tel.spans.Ended() {
-		recorded = append(recorded, span.Name(), span.Status().Description)
-		record(span.Attributes())
-		for _, ev := range span.Events() {
-			recorded = append(recorded, ev.Name)
-			record(ev.Attributes)
-		}
-	}
-	for _, m := range tel.collect(t) {
-		switch data := m.Data.(type) {
-		case metricdata.Histogram[float64]:
-			for _, p := range data.DataPoints {
-				record(p.Attributes.ToSlice())
-			}
-		case metricdata.Sum[int64]:
-			for _, p := range data.DataPoints {
-				record(p.Attributes.ToSlice())
-			}
-		}
-	}
-	all := strings.Join(recorded, "\n")
-	assert.Contains(t, all, "402", "the scan sees the failures")
-	for name, value := range secrets {
-		require.NotEmpty(t, value)
-		assert.NotContains(t, all, value, name)
-	}
-}
-
-// Two Instrument options on one client (two providers, say) each trace every call:
-// each ends its own span, once.
-func TestTwoInstrumentsEachEndTheirOwnSpan(t *testing.T) {
-	first, second := newTelemetry(), newTelemetry()
-	srv := insurancetest.NewServer(insurancetest.InMemory())
-	client := srv.Client(first.instrument(), second.instrument())
-
-	_, err := client.ListProducts(context.Background())
-	require.NoError(t, err)
-
-	for name, tel := range map[string]*telemetry{"first": first, "second": second} {
-		assert.Len(t, tel.spans.Started(), 1, name)
-		span := tel.onlySpan(t)
-		assert.Equal(t, "GET /v1/products", span.Name(), name)
-	}
-	assert.Equal(t, first.onlySpan(t).SpanContext().SpanID(), second.onlySpan(t).Parent().SpanID(),
-		"the second call span nests in the first")
 }

@@ -3,6 +3,7 @@ package pipeline
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"log/slog"
 	"net"
@@ -49,7 +50,7 @@ type attempt struct {
 
 // errResendRefused ends an attempt whose request net/http wanted to send again
 // beyond what the attempt allows; the SDK's retry loop decides what follows.
-var errResendRefused = errors.New("the connection failed before an answer, and net/http's own resend was refused")
+var errResendRefused = errors.New("no answer, and net/http's own resend was refused")
 
 func (p *Pipeline) newAttempt(ctx context.Context, r *Request, number int) *attempt {
 	a := &attempt{
@@ -90,13 +91,12 @@ func (a *attempt) rewind(newBody func() io.ReadCloser) func() (io.ReadCloser, er
 		case !a.budget.TakeRetry():
 			why = "the retry budget is spent"
 			a.budgetRefused.Store(true)
-		default:
-			a.resendDrew.Store(a.budget != nil)
 		}
-		a.logSend(why)
 		if why != "" {
-			return nil, errResendRefused
+			return nil, fmt.Errorf("%w: %s", errResendRefused, why)
 		}
+		a.resendDrew.Store(a.budget != nil)
+		a.logResend()
 		return newBody(), nil
 	}
 }
@@ -121,18 +121,15 @@ func (a *attempt) mayHaveArrived(traced bool) bool {
 	return true
 }
 
-// logSend logs a send that failed and that net/http asks to make again, with why it
-// is refused ("" when it is made). Like every line the pipeline logs, it names
-// method, path and attempt, never a header, a body or a query.
-func (a *attempt) logSend(refused string) {
+// logResend logs a send that failed and that net/http makes again. Like every line
+// the pipeline logs, it names method, path and attempt, never a header, a body or a
+// query.
+func (a *attempt) logResend() {
 	if a.logger == nil {
 		return
 	}
 	attrs := a.logAttrs(a.number + int(a.sends.Load()) - 1)
 	attrs = append(attrs, slog.String("error", "no answer: net/http sends the request again"))
-	if refused != "" {
-		attrs[len(attrs)-1] = slog.String("error", "no answer; net/http's resend refused: "+refused)
-	}
 	a.logger.LogAttrs(context.Background(), slog.LevelDebug, "insurance: http attempt", attrs...)
 }
 

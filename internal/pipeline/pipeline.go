@@ -69,7 +69,7 @@ type Request struct {
 	Method     string
 	Path       string
 	Body       any    // JSON-encoded when not nil
-	AuthHeader string // in canonical form (http.CanonicalHeaderKey); "": none
+	AuthHeader string // "": none
 	AuthValue  string
 	Class      Class
 }

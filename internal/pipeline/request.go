@@ -44,7 +44,7 @@ func (p *Pipeline) newRequest(ctx context.Context, r *Request, body []byte, a *a
 	req.Header.Set("Accept", "application/json")
 	req.Header.Set("User-Agent", p.cfg.UserAgent)
 	if r.AuthHeader != "" {
-		req.Header[r.AuthHeader] = []string{r.AuthValue}
+		req.Header.Set(r.AuthHeader, r.AuthValue)
 	}
 	return req, nil
 }

@@ -5,12 +5,13 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
+	"net/mail"
 	"time"
 )
 
-// The request bodies as interface.md shows them, read by the sandbox on its own:
-// every field it names with the JSON type it gives, so a wrong type is a 400 naming
-// the field. Dates are strings here and parsed where they are used, so that a
+// The request bodies as api/openapi.yaml describes them, read by the sandbox on its
+// own: every field it names with the JSON type it gives, so a wrong type is a 400
+// naming the field. Dates are strings here and parsed where they are used, so that a
 // malformed one is a 400 naming its field too. Unknown fields are ignored.
 
 type wireCustomer struct {
@@ -204,4 +205,14 @@ func jsonType(kind string) string {
 		return "array"
 	}
 	return "object"
+}
+
+func checkEmail(field, value string) error {
+	if value == "" {
+		return missing(field)
+	}
+	if a, err := mail.ParseAddress(value); err != nil || a.Address != value {
+		return badRequest("invalid_parameter", "%s is not an email address", field)
+	}
+	return nil
 }

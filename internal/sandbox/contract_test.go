@@ -1,4 +1,4 @@
-package insurance_test
+package sandbox_test
 
 // The sandbox against api/openapi.yaml: every exchange below, the requests that set a
 // case up included, is sent to the sandbox over its http.Handler and checked both
@@ -114,7 +114,7 @@ func (h *sandboxHarness) exchange(req sent, want refusal) (int, map[string]any) 
 	_ = json.Unmarshal(body, &answer) // a products list may be an array: answer stays nil
 	if req.Path == "/v1/events" && rec.Code >= 400 {
 		for _, field := range []string{"error", "error_code", "message", "reason", "status"} {
-			assert.Contains(t, answer, field, "the events error body of interface.md")
+			assert.Contains(t, answer, field, "the events error body")
 		}
 	}
 	return rec.Code, answer

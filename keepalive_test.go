@@ -6,24 +6,20 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"io"
 	"math/rand/v2"
-	"net"
 	"net/http"
 	"net/http/httptest"
 	"sync"
-	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/stretchr/testify/assert"
-	"github.com/stretchr/testify/require"
 
 	"github.com/partnerinsure/insurance-go"
 )
 
-// The money path under real proxies: a purchase must not be called "outcome unknown"
-// when it never reached the server, and no call may sleep into its deadline.
+// Purchases against servers that close idle connections: a purchase is never called
+// "outcome unknown" when it never reached the server, and never reaches it twice.
 
 var soak = flag.Bool("soak", false, "run the keep-alive soak (about a minute): go test -run TestKeepAliveSoak -soak -v .")
 
@@ -167,92 +163,6 @@ func TestKeepAliveSoak(t *testing.T) {
 			}
 		})
 	}
-}
-
-// recordingServer answers each request with the next scripted fault (then the
-// endpoint's success) and records when each request arrived.
-func recordingServer(t *testing.T, ep endpoint, script ...fault) (*scriptedServer, func() []time.Time) {
-	t.Helper()
-	var mu sync.Mutex
-	var arrivals []time.Time
-	srv := newScriptedServer(t, ep, script...)
-	inner := srv.Config.Handler
-	srv.Config.Handler = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		mu.Lock()
-		arrivals = append(arrivals, time.Now())
-		mu.Unlock()
-		inner.ServeHTTP(w, r)
-	})
-	return srv, func() []time.Time {
-		mu.Lock()
-		defer mu.Unlock()
-		return append([]time.Time(nil), arrivals...)
-	}
-}
-
-// ... and also bounds reading the answer: a body that stalls half-way is an attempt
-// that timed out.
-func TestAttemptTimeoutCoversReadingTheBody(t *testing.T) {
-	ep := endpoints()[0] // ListProducts
-	srv, arrivals := recordingServer(t, ep, stall)
-	c := newLoopbackClient(t, srv.URL, insurance.WithAttemptTimeout(200*time.Millisecond))
-
-	_, err := c.ListProducts(context.Background())
-	require.NoError(t, err)
-	assert.Len(t, arrivals(), 2)
-}
-
-// An attempt that timed out before it had a connection sent nothing: even a
-// purchase is tried again. (The transport's first dial never completes; the others
-// are refused.)
-func TestAttemptTimeoutBeforeConnectingIsRetriedForPurchases(t *testing.T) {
-	var attempts atomic.Int32
-	hanging := &http.Client{Transport: &http.Transport{
-		DialContext: func(ctx context.Context, _, _ string) (net.Conn, error) {
-			if attempts.Add(1) == 1 {
-				<-ctx.Done() // the first dial never completes
-				return nil, ctx.Err()
-			}
-			return (&net.Dialer{}).DialContext(ctx, "tcp", "127.0.0.1:1") // refused at once
-		},
-	}}
-	c := newLoopbackClient(t, "http://127.0.0.1:9", insurance.WithHTTPClient(hanging), insurance.WithAttemptTimeout(100*time.Millisecond))
-
-	_, err := c.PurchaseTuition(context.Background(), fullTuitionPurchase())
-	require.Error(t, err)
-	assert.NotErrorIs(t, err, insurance.ErrOutcomeUnknown, "no connection was ever made")
-	assert.EqualValues(t, 3, attempts.Load(), "retried like any dial failure")
-}
-
-// net/http silently sends an idempotent request again on a fresh connection when a
-// reused one closes as it is written. Attempts counts what went on the wire.
-func TestAttemptsCountNetHTTPsOwnResend(t *testing.T) {
-	var received atomic.Int32
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
-		switch received.Add(1) {
-		case 1: // warms up a keep-alive connection
-			_, _ = io.WriteString(w, `{"products":[]}`)
-		case 2: // the reused connection closes as the request arrives
-			conn, _, err := w.(http.Hijacker).Hijack()
-			if err == nil {
-				_ = conn.Close()
-			}
-		default: // net/http's resend, on a new connection
-			w.WriteHeader(http.StatusServiceUnavailable)
-		}
-	}))
-	defer srv.Close()
-	c := newLoopbackClient(t, srv.URL, insurance.WithMaxRetries(0))
-
-	_, err := c.ListProducts(context.Background())
-	require.NoError(t, err)
-	_, err = c.ListProducts(context.Background())
-
-	var apiErr *insurance.APIError
-	require.ErrorAs(t, err, &apiErr)
-	assert.Equal(t, http.StatusServiceUnavailable, apiErr.StatusCode)
-	assert.EqualValues(t, 3, received.Load())
-	assert.Equal(t, 2, apiErr.Attempts, "the server saw the second call twice")
 }
 
 // WithRecordIdleTimeout applies to a caller's *http.Transport too: it is cloned, and

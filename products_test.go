@@ -12,6 +12,21 @@ import (
 	"github.com/partnerinsure/insurance-go"
 )
 
+func TestProductListShapes(t *testing.T) {
+	for name, body := range map[string]string{
+		"object with products": `{"products":[{"id":"travel"}]}`,
+		"object with data":     `{"data":[{"id":"travel"}]}`,
+		"bare array":           ` [{"id":"travel"}]`,
+	} {
+		t.Run(name, func(t *testing.T) {
+			var l insurance.ProductList
+			require.NoError(t, json.Unmarshal([]byte(body), &l))
+			require.Len(t, l.Products, 1)
+			assert.Equal(t, "travel", l.Products[0].ID)
+		})
+	}
+}
+
 // TestListProductsDecodesLikeUnmarshalJSON: ListProducts decodes its body in one pass
 // rather than through json.Unmarshal and ProductList.UnmarshalJSON; for every shape,
 // and for bodies that fail, it gives what those give.

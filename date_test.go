@@ -11,9 +11,9 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// TestDateTextMatchesFmt: String and MarshalText write what fmt's "%04d-%02d-%02d"
-// wrote before they stopped using fmt, for any field values, odd ones included.
-func TestDateTextMatchesFmt(t *testing.T) {
+// TestDateTextIsZeroPaddedYearMonthDay: String and MarshalText write what
+// fmt's "%04d-%02d-%02d" writes, for any field values, odd ones included.
+func TestDateTextIsZeroPaddedYearMonthDay(t *testing.T) {
 	dates := []Date{
 		{2027, time.March, 1}, {1, time.January, 1}, {9999, time.December, 31}, {0, 0, 1},
 		{-5, 13, -1}, {12345, 100, 7}, {math.MinInt, math.MinInt, math.MaxInt}, {0, -1, 0},

@@ -1,0 +1,103 @@
+package insurancetest
+
+import (
+	"net/http"
+	"time"
+
+	"github.com/partnerinsure/insurance-go/internal/sandbox"
+)
+
+// NewTuitionQuote creates a tuition quote for customerEmail, as happens outside the
+// interface, and returns its quote id for PurchaseTuition.
+func (s *Server) NewTuitionQuote(customerEmail string) string {
+	return s.sandbox.NewTuitionQuote(customerEmail)
+}
+
+// MarkPurchased binds a policy to the quote, as when it is bought outside the
+// interface; quoting it again then answers 422.
+func (s *Server) MarkPurchased(quoteID string) error { return s.sandbox.MarkPurchased(quoteID) }
+
+// Request is one request of the interface the sandbox received. It never holds a
+// secret.
+type Request struct {
+	Method string
+	Path   string
+	// Auth is the scheme the request carried: "basic", "client-id", "bearer" or
+	// "none" ("basic+client-id" when it carried two; "other" for another scheme).
+	Auth string
+	// Header holds the request's headers but Authorization, Proxy-Authorization,
+	// x-api-client-id and Cookie.
+	Header http.Header
+	// Body is the body as received, with card numbers, account numbers and
+	// verification codes masked.
+	Body []byte
+	// StatusCode is what the sandbox answered; 0 when a fault dropped the connection
+	// or the caller gave up during a Delay.
+	StatusCode int
+	ReceivedAt time.Time // on the sandbox's clock
+}
+
+// Requests returns every request of the interface the sandbox received, oldest first.
+func (s *Server) Requests() []Request {
+	return convert(s.sandbox.Requests(), func(r sandbox.Request) Request { return Request(r) })
+}
+
+// Policy is a policy the sandbox issued.
+type Policy struct {
+	PolicyID, QuoteID, Product string
+	Status                     string // ACTIVE
+	CustomerEmail              string
+	Premium                    float64
+	Currency                   string
+	CreatedAt                  time.Time // on the sandbox's clock
+}
+
+// Policies returns every policy issued, oldest first: through the interface or
+// MarkPurchased.
+func (s *Server) Policies() []Policy {
+	return convert(s.sandbox.Policies(), func(p sandbox.Policy) Policy { return Policy(p) })
+}
+
+// Quote is a quote the sandbox holds.
+type Quote struct {
+	QuoteID, Product, Status, CustomerEmail string
+	PolicyID                                string // once bought
+	Premium                                 float64
+	Currency                                string
+	CreatedAt, UpdatedAt                    time.Time
+}
+
+// Quotes returns every quote, oldest first: bought or not, from the interface or
+// NewTuitionQuote.
+func (s *Server) Quotes() []Quote {
+	return convert(s.sandbox.Quotes(), func(q sandbox.Quote) Quote { return Quote(q) })
+}
+
+// Partner is a partner the sandbox onboarded.
+type Partner struct {
+	ID, EntityName, AdministrativeEmailAddress, Country, Status, Type string
+}
+
+// Partners returns every partner onboarded, oldest first.
+func (s *Server) Partners() []Partner {
+	return convert(s.sandbox.Partners(), func(p sandbox.Partner) Partner { return Partner(p) })
+}
+
+// Event is an insured event the sandbox recorded.
+type Event struct {
+	ID, EventName, EventStartDate, EventEndDate string
+}
+
+// Events returns every insured event recorded, oldest first.
+func (s *Server) Events() []Event {
+	return convert(s.sandbox.Events(), func(e sandbox.Event) Event { return Event(e) })
+}
+
+// convert copies the sandbox's records into this package's types of the same fields.
+func convert[S, T any](in []S, to func(S) T) []T {
+	out := make([]T, len(in))
+	for i, r := range in {
+		out[i] = to(r)
+	}
+	return out
+}

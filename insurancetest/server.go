@@ -1,0 +1,142 @@
+package insurancetest
+
+import (
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"time"
+
+	"github.com/partnerinsure/insurance-go"
+	"github.com/partnerinsure/insurance-go/internal/sandbox"
+)
+
+// Test values of the sandbox's payment processor.
+const (
+	CardOK        = "4242424242424242" // any other Luhn-valid card number also succeeds
+	CardDeclined  = "4000000000000002" // 402
+	TokenOK       = "tok_ok"           // any token starting tok_ succeeds, but:
+	TokenDeclined = "tok_declined"     // 402
+)
+
+// Server is a sandbox of the interface, listening on 127.0.0.1 or, with InMemory,
+// reachable only through Client and HTTPClient.
+type Server struct {
+	URL          string // base URL, e.g. http://127.0.0.1:41234; http://insurancetest.invalid in memory
+	ClientID     string // the partner client id the sandbox accepts
+	ClientSecret string // the partner client secret the sandbox accepts
+
+	sandbox  *sandbox.Sandbox
+	listener *httptest.Server // nil in memory
+	memory   *http.Client     // set in memory
+}
+
+// Option configures a Server.
+type Option struct {
+	apply func(*settings)
+}
+
+type settings struct {
+	sandbox  sandbox.Config
+	inMemory bool
+}
+
+// WithSecretTTL sets the lifetime of customer secrets (default 15 minutes).
+func WithSecretTTL(d time.Duration) Option {
+	return Option{func(s *settings) { s.sandbox.SecretTTL = d }}
+}
+
+// WithLatency makes every answer of every endpoint wait d. To slow one route only,
+// Inject a Fault with a Delay.
+func WithLatency(d time.Duration) Option {
+	return Option{func(s *settings) { s.sandbox.Latency = d }}
+}
+
+// WithAllowedOrigins lets pages served from these web origins (for example
+// "http://127.0.0.1:8090") call the endpoints a browser may call: the gap-medical
+// quote and purchase and the travel quote. No origin may call the others.
+func WithAllowedOrigins(origins ...string) Option {
+	return Option{func(s *settings) { s.sandbox.AllowedOrigins = append(s.sandbox.AllowedOrigins, origins...) }}
+}
+
+// InMemory makes a Server that listens on no port: Client and HTTPClient reach it
+// through an in-memory transport, so it works inside a testing/synctest bubble, where
+// retry waits, Delay faults and secret lifetimes pass in fake time. URL is then not
+// reachable over the network.
+func InMemory() Option {
+	return Option{func(s *settings) { s.inMemory = true }}
+}
+
+// NewServer starts a sandbox with fresh random credentials. Close it when done.
+func NewServer(opts ...Option) *Server {
+	var set settings
+	for _, opt := range opts {
+		if opt.apply != nil {
+			opt.apply(&set)
+		}
+	}
+	sb := sandbox.New(set.sandbox)
+	s := &Server{ClientID: sb.ClientID(), ClientSecret: sb.ClientSecret(), sandbox: sb}
+	if set.inMemory {
+		s.URL = "http://insurancetest.invalid"
+		s.memory = &http.Client{Transport: &sandbox.MemoryTransport{Handler: sb}}
+	} else {
+		s.listener = httptest.NewServer(sb)
+		s.URL = s.listener.URL
+	}
+	return s
+}
+
+// Close shuts a listening sandbox down and blocks until its requests have finished.
+// In memory there is nothing to shut down: Close does nothing, and the sandbox answers
+// as long as a client holds it.
+func (s *Server) Close() {
+	if s.listener != nil {
+		s.listener.Close()
+	}
+}
+
+// Client returns an *insurance.Client for the sandbox with its credentials and short
+// retry waits (10ms to 100ms); opts are applied after them (WithClientID, say, for a
+// client-side client). Like httptest, it panics on an invalid option, a mistake in
+// the test itself.
+func (s *Server) Client(opts ...insurance.Option) *insurance.Client {
+	base := []insurance.Option{
+		insurance.WithCredentials(s.ClientID, s.ClientSecret),
+		insurance.WithRetryWait(10*time.Millisecond, 100*time.Millisecond),
+	}
+	if s.memory != nil {
+		base = append(base, insurance.WithHTTPClient(s.memory), insurance.WithInsecureHTTP())
+	}
+	c, err := insurance.NewClient(s.URL, append(base, opts...)...)
+	if err != nil {
+		panic(fmt.Sprintf("insurancetest: Server.Client: %v", err))
+	}
+	return c
+}
+
+// HTTPClient returns an *http.Client that reaches the sandbox, for code that calls
+// the interface without the SDK: through the in-memory transport with InMemory, over
+// loopback otherwise. In memory, an *insurance.Client of your own built on it also
+// needs insurance.WithInsecureHTTP, as URL is plain http to a host that is not
+// loopback (and never reached); Client does that for you.
+func (s *Server) HTTPClient() *http.Client {
+	if s.memory != nil {
+		return s.memory
+	}
+	return s.listener.Client()
+}
+
+// ComponentURL is the address of the sandbox's stand-in for the insurer's
+// client-side gap-medical component (see the package doc).
+func (s *Server) ComponentURL() string { return s.URL + sandbox.ComponentPath }
+
+// Advance moves the sandbox's clock forward by d: customer secrets expire, and new
+// records are stamped, as if d had passed. It panics on a negative d.
+func (s *Server) Advance(d time.Duration) { s.sandbox.Advance(d) }
+
+// Now is the time on the sandbox's clock.
+func (s *Server) Now() time.Time { return s.sandbox.Now() }
+
+// Reset forgets every record, fault and logged request. The credentials and the clock
+// stay.
+func (s *Server) Reset() { s.sandbox.Reset() }

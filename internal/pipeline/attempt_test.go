@@ -1,0 +1,141 @@
+package pipeline
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"net/http/httptrace"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// Each attempt's ClientTrace composes with a caller's own trace, whose hooks still
+// run: the connection it reports tells an attempt that may have reached the server
+// (here one the server hung up on) from one that never left.
+func TestTheCallTraceComposesWithTheCallers(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		conn, _, _ := w.(http.Hijacker).Hijack()
+		_ = conn.Close()
+	}))
+	defer srv.Close()
+	p := newPipeline(Config{BaseURL: srv.URL}, srv.Client())
+
+	var callerSaw int
+	callerTrace := httptrace.WithClientTrace(context.Background(), &httptrace.ClientTrace{
+		GotConn: func(httptrace.GotConnInfo) { callerSaw++ },
+	})
+	for _, ctx := range []context.Context{context.Background(), callerTrace} {
+		_, err := p.Send(ctx, &Request{Method: http.MethodPost, Path: "/v1/purchase/tuition", Class: CreatesRecord})
+		var e *Error
+		require.ErrorAs(t, err, &e)
+		assert.True(t, e.MayHaveArrived, "the call's trace saw the connection")
+		assert.Equal(t, 1, e.Attempts)
+	}
+	assert.Equal(t, 1, callerSaw, "the caller's GotConn hook runs")
+}
+
+func TestIsDialError(t *testing.T) {
+	assert.True(t, isDialError(&net.OpError{Op: "dial", Err: errors.New("connection refused")}))
+	assert.False(t, isDialError(&net.OpError{Op: "read", Err: errors.New("connection reset")}))
+	assert.False(t, isDialError(errors.New("EOF")))
+}
+
+var errStreamReset = errors.New("stream error: PROTOCOL_ERROR; received from peer")
+
+// resetEveryStream behaves as net/http's HTTP/2 transport does against a server that
+// resets every stream with PROTOCOL_ERROR: it reports each connection to the
+// request's ClientTrace, sends the request, and sends it again up to six times,
+// asking GetBody for the body first (a request without a body it resends as it is).
+type resetEveryStream struct{ sends int }
+
+func (t *resetEveryStream) RoundTrip(req *http.Request) (*http.Response, error) {
+	for retry := 0; ; retry++ {
+		httptrace.ContextClientTrace(req.Context()).GotConn(httptrace.GotConnInfo{})
+		t.sends++
+		if req.Body != nil {
+			_, _ = io.Copy(io.Discard, req.Body)
+		}
+		if retry == 6 {
+			return nil, errStreamReset
+		}
+		if req.Body != nil && req.Body != http.NoBody {
+			body, err := req.GetBody()
+			if err != nil {
+				return nil, err
+			}
+			req = req.Clone(req.Context())
+			req.Body = body
+		}
+	}
+}
+
+// net/http sends a request at most twice an attempt, bodiless ones included, so a
+// call sends at most 2 × (1 + MaxRetries) requests whatever the server answers; a
+// record-creating request on a transport the SDK does not own is never resent.
+func TestNetHTTPResendsAtMostOncePerAttempt(t *testing.T) {
+	for _, tc := range []struct {
+		name      string
+		method    string
+		body      any
+		class     Class
+		wantSends int
+	}{
+		{"quote", http.MethodPost, map[string]string{"a": "b"}, Idempotent, 6},
+		{"products, no body", http.MethodGet, nil, Idempotent, 6},
+		{"purchase", http.MethodPost, map[string]string{"a": "b"}, CreatesRecord, 1},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			transport := &resetEveryStream{}
+			p := newPipeline(Config{BaseURL: "https://api.example.com", MaxRetries: 2, RetryWaitMin: time.Millisecond, RetryWaitMax: time.Millisecond},
+				&http.Client{Transport: transport})
+			_, err := p.Send(context.Background(), &Request{Method: tc.method, Path: "/v1/x", Body: tc.body, Class: tc.class})
+			var e *Error
+			require.ErrorAs(t, err, &e)
+			assert.Equal(t, tc.wantSends, transport.sends, "requests sent")
+			assert.Equal(t, tc.wantSends, e.Attempts, "Attempts counts every request")
+			assert.True(t, e.MayHaveArrived)
+		})
+	}
+}
+
+// A resend net/http asks for draws on the retry budget like a retry; when the budget
+// refuses, the call ends and says so.
+func TestAResendDrawsOnTheRetryBudget(t *testing.T) {
+	transport := &resetEveryStream{}
+	budget := NewBudget(5, 5)
+	p := New(Config{BaseURL: "https://api.example.com", MaxRetries: 2, RetryWaitMin: time.Millisecond, RetryWaitMax: time.Millisecond},
+		NewPools(&http.Client{Transport: transport}, 0, true), budget)
+	_, err := p.Send(context.Background(), &Request{Method: http.MethodGet, Path: "/v1/products", Class: Idempotent})
+	var e *Error
+	require.ErrorAs(t, err, &e)
+	assert.Equal(t, 2, transport.sends, "one resend, then the budget is spent")
+	assert.True(t, e.BudgetRefused)
+	assert.Zero(t, budget.Tokens())
+}
+
+// The debug log has a line for every request that went on the wire, net/http's own
+// resends included.
+func TestTheLogHasALineForEveryRequest(t *testing.T) {
+	var lines strings.Builder
+	logger := slog.New(slog.NewTextHandler(&lines, &slog.HandlerOptions{Level: slog.LevelDebug}))
+	transport := &resetEveryStream{}
+	p := newPipeline(Config{BaseURL: "https://api.example.com", MaxRetries: 1, RetryWaitMin: time.Millisecond, RetryWaitMax: time.Millisecond, Logger: logger},
+		&http.Client{Transport: transport})
+	_, err := p.Send(context.Background(), &Request{Method: http.MethodPost, Path: "/v1/quote/travel", Body: map[string]int{"n": 1}, Class: Idempotent})
+	require.Error(t, err)
+	require.Equal(t, 4, transport.sends)
+	assert.Equal(t, 4, strings.Count(lines.String(), "insurance: http attempt"), "a line per request")
+	for n := 1; n <= 4; n++ {
+		assert.Contains(t, lines.String(), fmt.Sprintf("attempt=%d ", n))
+	}
+	assert.Contains(t, lines.String(), "net/http's own resend was refused: net/http already sent it again once")
+}

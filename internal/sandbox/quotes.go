@@ -1,0 +1,141 @@
+package sandbox
+
+import (
+	"fmt"
+	"math"
+	"net/http"
+	"time"
+)
+
+// Premium formulas and answer values (documented in package insurancetest).
+const (
+	travelRatePerCost    = 0.045 // 4.5% of the trip cost
+	travelPerTravelerDay = 2.50  // plus 2.50 per traveller per trip day
+	gapMedicalMonthly    = 39.00 // gap-medical: a flat monthly premium
+	tuitionPremium       = 120.00
+	defaultCurrency      = "USD"
+	quoteStatusQuoted    = "QUOTED"
+	quoteStatusPurchased = "PURCHASED"
+)
+
+// Quote is a stored quote: the body of a quote answer, and what Quotes lists.
+type Quote struct {
+	QuoteID       string    `json:"quote_id"`
+	Product       string    `json:"product"`
+	Status        string    `json:"status"`
+	CustomerEmail string    `json:"customer_email_address"`
+	PolicyID      string    `json:"policy_id,omitempty"` // once bought
+	Premium       float64   `json:"premium"`
+	Currency      string    `json:"currency"`
+	CreatedAt     time.Time `json:"created_at"`
+	UpdatedAt     time.Time `json:"updated_at"`
+}
+
+func (s *Sandbox) quoteTravel(body []byte, _ string) (int, any, error) {
+	var req travelQuoteRequest
+	if err := decode(body, &req); err != nil {
+		return 0, nil, err
+	}
+	pa := req.PolicyAttributes
+	if req.Customer.EmailAddress == "" {
+		return 0, nil, missing("customer.email_address")
+	}
+	start, err := requiredDay("policy_attributes.trip_start_date", pa.TripStartDate)
+	if err != nil {
+		return 0, nil, err
+	}
+	end, err := requiredDay("policy_attributes.trip_end_date", pa.TripEndDate)
+	if err != nil {
+		return 0, nil, err
+	}
+	if _, _, err := day("policy_attributes.initial_deposit_date", pa.InitialDepositDate); err != nil {
+		return 0, nil, err
+	}
+	switch {
+	case pa.TripCost == 0:
+		return 0, nil, missing("policy_attributes.trip_cost")
+	case pa.TripCost < 0 || math.IsInf(pa.TripCost, 0):
+		return 0, nil, badRequest("invalid_parameter", "policy_attributes.trip_cost must be a positive number")
+	case end.Before(start):
+		return 0, nil, badRequest("invalid_dates", "policy_attributes.trip_end_date is before policy_attributes.trip_start_date")
+	}
+	days := float64(end.Sub(start)/(24*time.Hour)) + 1
+	travelers := float64(1 + len(pa.AdditionalTravelers))
+	premium := money(pa.TripCost*travelRatePerCost + travelPerTravelerDay*days*travelers)
+	return s.saveQuote(productTravel, req.QuoteID, req.Customer.EmailAddress, premium, req.Currency)
+}
+
+func (s *Sandbox) quoteGapMedical(body []byte, _ string) (int, any, error) {
+	var req gapMedicalQuoteRequest
+	if err := decode(body, &req); err != nil {
+		return 0, nil, err
+	}
+	if req.Customer.EmailAddress == "" {
+		return 0, nil, missing("customer.email_address")
+	}
+	start, _ := req.PolicyAttributes["coverage_start_date"].(string)
+	if _, err := requiredDay("policy_attributes.coverage_start_date", start); err != nil {
+		return 0, nil, err
+	}
+	return s.saveQuote(productGapMedical, req.QuoteID, req.Customer.EmailAddress, gapMedicalMonthly, req.Currency)
+}
+
+// saveQuote creates a quote (201) when id is empty and updates quote id (200)
+// otherwise: 400 when it is unknown or of another product, 422 when it was bought.
+func (s *Sandbox) saveQuote(product, id, email string, premium float64, currency string) (int, any, error) {
+	if currency == "" {
+		currency = defaultCurrency
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if id == "" {
+		return http.StatusCreated, *s.newQuote(product, email, premium, currency), nil
+	}
+	q, err := s.quoteFor(product, id)
+	if err != nil {
+		return 0, nil, err
+	}
+	q.Premium, q.Currency, q.CustomerEmail, q.UpdatedAt = premium, currency, email, s.Now().UTC()
+	return http.StatusOK, *q, nil
+}
+
+// newQuote stores a new quote. The caller holds s.mu.
+func (s *Sandbox) newQuote(product, email string, premium float64, currency string) *Quote {
+	now := s.Now().UTC()
+	q := &Quote{
+		QuoteID: "q_" + randomHex(8), Product: product, Status: quoteStatusQuoted,
+		Premium: premium, Currency: currency, CustomerEmail: email,
+		CreatedAt: now, UpdatedAt: now,
+	}
+	s.quotes.put(q.QuoteID, q)
+	return q
+}
+
+// quoteFor finds a quote of product that can still be bought or updated. The caller
+// holds s.mu.
+func (s *Sandbox) quoteFor(product, id string) (*Quote, error) {
+	q, ok := s.quotes.get(id)
+	switch {
+	case !ok:
+		return nil, badRequest("quote_not_found", "quote_id %q is not a known quote", id)
+	case q.Product != product:
+		return nil, badRequest("quote_product_mismatch", "quote_id %q is a %s quote, not %s", id, q.Product, product)
+	case q.PolicyID != "":
+		return nil, &apiError{
+			status: http.StatusUnprocessableEntity, code: "quote_unavailable", reason: "policy_exists",
+			message: fmt.Sprintf("quote %s no longer exists: it has an active policy", id),
+		}
+	}
+	return q, nil
+}
+
+// NewTuitionQuote creates a tuition quote for email, as happens outside the
+// interface, and returns its id.
+func (s *Sandbox) NewTuitionQuote(email string) string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.newQuote(productTuition, email, tuitionPremium, defaultCurrency).QuoteID
+}
+
+// money rounds to cents.
+func money(x float64) float64 { return math.Round(x*100) / 100 }

@@ -1,0 +1,158 @@
+package insurance_test
+
+import (
+	"context"
+	"net/http"
+	"net/http/httptest"
+	"strconv"
+	"testing"
+	"time"
+
+	"github.com/google/uuid"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/partnerinsure/insurance-go"
+)
+
+func TestDecodeFullResponses(t *testing.T) {
+	c, mt := newMockClient(t)
+	ctx := context.Background()
+	for _, ep := range endpoints() {
+		var rec recorder
+		mt.RegisterResponder(ep.method, testBaseURL+ep.path, rec.respond(ep.status, fixture(t, ep.response)))
+	}
+
+	t.Run("products keep what the body carries", func(t *testing.T) {
+		list, err := c.ListProducts(ctx)
+		require.NoError(t, err)
+		require.Len(t, list.Products, 3)
+		assert.Equal(t, "travel", list.Products[1].ID)
+		assert.Equal(t, "Travel", list.Products[1].Name)
+		var all []struct{ ID, Path string }
+		require.NoError(t, list.DecodeProducts(&all))
+		require.Len(t, all, 3)
+		assert.Equal(t, "/v1/quote/travel", all[1].Path)
+	})
+
+	t.Run("quote: id, created, and untyped fields through Decode", func(t *testing.T) {
+		q, err := c.QuoteTravel(ctx, fullTravelQuote())
+		require.NoError(t, err)
+		assert.Equal(t, "q_123", q.QuoteID)
+		assert.True(t, q.Created, "201 means created")
+		var body struct {
+			Premium  float64               `json:"premium"`
+			NewField struct{ Nested bool } `json:"new_field"`
+		}
+		require.NoError(t, q.Decode(&body))
+		assert.Equal(t, 125.25, body.Premium)
+		assert.True(t, body.NewField.Nested)
+
+		q, err = c.QuoteGapMedical(ctx, fullGapMedicalQuote())
+		require.NoError(t, err)
+		assert.False(t, q.Created, "200 means updated")
+	})
+
+	t.Run("policy", func(t *testing.T) {
+		p, err := c.PurchaseTuition(ctx, fullTuitionPurchase())
+		require.NoError(t, err)
+		assert.Equal(t, "pol_9", p.PolicyID)
+		assert.Equal(t, "q_tu_1", p.QuoteID)
+	})
+
+	t.Run("customer secret", func(t *testing.T) {
+		s, err := c.CreateCustomerSecret(ctx, "ada@example.com")
+		require.NoError(t, err)
+		assert.Equal(t, "cs_live_abcdefghijklmnop", s.Secret)
+		assert.Equal(t, "ada@example.com", s.EmailAddress)
+	})
+
+	t.Run("partner, with unknown fields ignored", func(t *testing.T) {
+		p, err := c.OnboardPartner(ctx, fullOnboardPartner())
+		require.NoError(t, err)
+		assert.Equal(t, &insurance.Partner{
+			Response:                         p.Response,
+			ID:                               uuid.MustParse("7d444840-9dc0-11d1-b245-5ffdce74fad2"),
+			Status:                           insurance.PartnerStatusPendingOnboarding,
+			Type:                             insurance.PartnerTypeLimited,
+			EntityName:                       "Acme Travel",
+			AdministrativeEmailAddress:       "admin@acme.example",
+			BillingEmailAddress:              "billing@acme.example",
+			Address:                          "2 Market St",
+			City:                             "Toronto",
+			State:                            "ON",
+			PostalCode:                       "M5V 2T6",
+			Country:                          insurance.CountryCA,
+			Website:                          "https://acme.example",
+			TravelRetailerOnboardingURL:      "https://partners.example/retailer/7d44",
+			TravelRetailerOnboardingComplete: false,
+		}, p)
+		assert.Equal(t, 201, p.StatusCode)
+	})
+
+	t.Run("event, with an unknown enum value kept", func(t *testing.T) {
+		e, err := c.CreateEvent(ctx, fullCreateEvent())
+		require.NoError(t, err)
+		assert.Equal(t, &insurance.Event{
+			Response:                  e.Response,
+			ID:                        uuid.MustParse("0b6e6a1e-3a59-4b5a-9f4e-2b1f7c1d2e3f"),
+			EventName:                 "Partner Summit",
+			EventStartDate:            insurance.NewDate(2027, time.June, 1),
+			EventEndDate:              insurance.NewDate(2027, time.June, 3),
+			EventStreet:               "3 Harbour Rd",
+			EventCity:                 "Chicago",
+			EventState:                "IL",
+			EventPostalCode:           "60601",
+			EventCountry:              "US",
+			Metadata:                  map[string]any{"source": "api"},
+			InsuranceRequired:         true,
+			InsuranceRequirementsType: "GENERAL_LIABILITY",
+			Purpose:                   "CONFERENCE",
+			AdditionalInsured: []insurance.AdditionalInsured{{
+				BusinessName: "Harbour Hall", Street: "3 Harbour Rd", City: "Chicago",
+				State: "IL", PostalCode: "60601", Country: "US",
+			}},
+			Attributes: insurance.EventAttributes{RoomBlockProtection: insurance.RoomBlockProtection{
+				Rate: 0.05, Enabled: true, EventType: "OUTDOOR_TENT",
+			}},
+		}, e)
+	})
+}
+
+func TestOversizedSuccessBodyIsRefused(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		w.Header().Set("Content-Length", strconv.Itoa(100<<20))
+		w.WriteHeader(200)
+		chunk := make([]byte, 64<<10)
+		for i := 0; i < (100<<20)/len(chunk); i++ {
+			if _, err := w.Write(chunk); err != nil {
+				return
+			}
+		}
+	}))
+	defer srv.Close()
+	c := newLoopbackClient(t, srv.URL)
+
+	_, err := c.ListProducts(context.Background())
+	assert.ErrorIs(t, err, insurance.ErrResponseTooLarge)
+}
+
+func TestOversizedChunkedBodyIsCutAtTheCap(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		w.WriteHeader(200) // no Content-Length: chunked
+		chunk := make([]byte, 64<<10)
+		for i := 0; i < (32<<20)/len(chunk); i++ {
+			if _, err := w.Write(chunk); err != nil {
+				return
+			}
+		}
+	}))
+	defer srv.Close()
+	c := newLoopbackClient(t, srv.URL)
+
+	_, err := c.ListProducts(context.Background())
+	var reqErr *insurance.RequestError
+	require.ErrorAs(t, err, &reqErr)
+	assert.ErrorIs(t, err, insurance.ErrResponseTooLarge)
+	assert.Len(t, reqErr.Body, 16<<20)
+}
