@@ -196,10 +196,10 @@ func (r tally) String() string {
 		r.calls, r.succeeded, r.outcomeUnknown, r.falseUnknown, r.otherErrors, r.duplicates, r.requests, r.pastDeadline, r.firstError)
 }
 
-// burst runs goroutines x each calls of do, all starting at once, each with its own
+// callBurst runs goroutines x each calls of do, all starting at once, each with its own
 // quote id (prefix, goroutine, index) and a context that ends after deadline; then
 // it tallies them against how often the server processed and received each id.
-func burst(goroutines, each int, deadline time.Duration, prefix string, do func(context.Context, string) error,
+func callBurst(goroutines, each int, deadline time.Duration, prefix string, do func(context.Context, string) error,
 	processed, arrived func(key string) int,
 ) tally {
 	var mu sync.Mutex
@@ -265,10 +265,10 @@ func buyingAndQuoting(t *testing.T, srv *rawServer, each int, deadline time.Dura
 	var buys, quotes tally
 	var wg sync.WaitGroup
 	wg.Go(func() {
-		buys = burst(64, each, deadline, "buy", func(ctx context.Context, id string) error { return buyTuition(ctx, c, id) }, srv.Processed, srv.Arrived)
+		buys = callBurst(64, each, deadline, "buy", func(ctx context.Context, id string) error { return buyTuition(ctx, c, id) }, srv.Processed, srv.Arrived)
 	})
 	wg.Go(func() {
-		quotes = burst(64, each, deadline, "quote", func(ctx context.Context, id string) error { return quoteTravel(ctx, c, id) }, srv.Processed, srv.Arrived)
+		quotes = callBurst(64, each, deadline, "quote", func(ctx context.Context, id string) error { return quoteTravel(ctx, c, id) }, srv.Processed, srv.Arrived)
 	})
 	wg.Wait()
 	t.Logf("purchases: %v", buys)

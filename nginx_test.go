@@ -216,10 +216,10 @@ func TestNginx(t *testing.T) {
 			var buys, quotes tally
 			var wg sync.WaitGroup
 			wg.Go(func() {
-				buys = burst(sc.goroutines, sc.each, deadline, "buy", spaced(func(ctx context.Context, id string) error { return buyTuition(ctx, c, id) }), up.count, up.count)
+				buys = callBurst(sc.goroutines, sc.each, deadline, "buy", spaced(func(ctx context.Context, id string) error { return buyTuition(ctx, c, id) }), up.count, up.count)
 			})
 			wg.Go(func() {
-				quotes = burst(sc.goroutines, sc.each, deadline, "quote", spaced(func(ctx context.Context, id string) error { return quoteTravel(ctx, c, id) }), up.count, up.count)
+				quotes = callBurst(sc.goroutines, sc.each, deadline, "quote", spaced(func(ctx context.Context, id string) error { return quoteTravel(ctx, c, id) }), up.count, up.count)
 			})
 			if sc.reloadAfter > 0 {
 				time.Sleep(sc.reloadAfter)
