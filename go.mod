@@ -1,6 +1,6 @@
 module github.com/partnerinsure/insurance-go
 
-go 1.25.0
+go 1.25
 
 require (
 	github.com/getkin/kin-openapi v0.152.0
@@ -8,7 +8,7 @@ require (
 	github.com/hashicorp/go-retryablehttp v0.7.8
 	github.com/jarcoal/httpmock v1.4.2
 	github.com/stretchr/testify v1.12.1
-	golang.org/x/net v0.58.0
+	golang.org/x/net v0.43.0
 )
 
 require (
@@ -21,5 +21,5 @@ require (
 	github.com/oasdiff/yaml3 v0.0.14 // indirect
 	github.com/santhosh-tekuri/jsonschema/v6 v6.0.3 // indirect
 	go.yaml.in/yaml/v3 v3.0.5 // indirect
-	golang.org/x/text v0.41.0 // indirect
+	golang.org/x/text v0.28.0 // indirect
 )
