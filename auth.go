@@ -55,9 +55,6 @@ func (a Auth) Format(f fmt.State, verb rune) {
 // HeaderClientID is the header that carries the public client id.
 const HeaderClientID = "x-api-client-id"
 
-// clientIDKey is HeaderClientID as a key of an http.Header (canonical form).
-const clientIDKey = "X-Api-Client-Id"
-
 // The endpoint table: every route of the interface with its auth scheme and whether
 // it may be sent twice (the retry table is in README.md, "Retries").
 var (
@@ -95,7 +92,7 @@ func (c credentials) Format(f fmt.State, verb rune) {
 	fmt.Fprintf(f, "{ClientID: %q, ClientSecret: %s}", c.clientID, secret)
 }
 
-// authorize returns the one header the call carries, its key in canonical form; or, when the Client lacks what
+// authorize returns the one header the call carries; or, when the Client lacks what
 // the call's scheme needs, or the customer secret is not one, an error: nothing is
 // sent.
 func (c *credentials) authorize(rt route) (header, value string, err error) {
@@ -112,7 +109,7 @@ func (c *credentials) authorize(rt route) (header, value string, err error) {
 		if c.clientID == "" {
 			return "", "", missing("this call needs a client id (WithClientID or WithCredentials)")
 		}
-		return clientIDKey, c.clientID, nil
+		return HeaderClientID, c.clientID, nil
 	case schemeBasicOrClientID:
 		if c.basic != "" {
 			return "Authorization", c.basic, nil
@@ -120,7 +117,7 @@ func (c *credentials) authorize(rt route) (header, value string, err error) {
 		if c.clientID == "" {
 			return "", "", missing("this call needs WithCredentials, or a client id (WithClientID)")
 		}
-		return clientIDKey, c.clientID, nil
+		return HeaderClientID, c.clientID, nil
 	case schemeBearer:
 		secret := rt.auth.bearer
 		switch {

@@ -28,9 +28,10 @@ var (
 	ErrMissingCredentials = errors.New("insurance: missing credentials")
 	// ErrOutcomeUnknown marks a purchase, onboarding or event call that failed after the
 	// request may have reached the server: the record may exist. Check before trying
-	// again; the SDK never resends such a call. docs/outcome-unknown.md in the
-	// repository says, per endpoint, what the interface lets a partner do to learn the
-	// outcome, and how to record intents and reconcile.
+	// again; the SDK never resends such a call. The interface has no read of a policy:
+	// docs/outcome-unknown.md says, per endpoint, what a partner can learn and how to
+	// reconcile,
+	// https://github.com/partnerinsure/insurance-go/blob/main/docs/outcome-unknown.md
 	ErrOutcomeUnknown = errors.New("insurance: outcome unknown, check before trying again")
 	// ErrResponseTooLarge reports a 2xx body over 16 MiB: refused unread when its
 	// Content-Length says so, cut at 16 MiB (and kept in RequestError.Body) otherwise.

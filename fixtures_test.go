@@ -2,6 +2,7 @@ package insurance_test
 
 import (
 	"context"
+	"crypto/tls"
 	"encoding/base64"
 	"io"
 	"net"
@@ -403,8 +404,9 @@ func newLoopbackClient(t *testing.T, url string, opts ...insurance.Option) *insu
 }
 
 // countingTLSServer answers every request 201 with body over TLS, with HTTP/2 when h2
-// is true; it counts the connections it accepts and the requests that came over
-// HTTP/2.
+// is true; it counts the connections whose TLS handshake completed (net/http may
+// abandon a dial midway when another connection served its request) and the
+// requests that came over HTTP/2.
 func countingTLSServer(tb testing.TB, h2 bool, body string) (srv *httptest.Server, opened, overH2 *atomic.Int32) {
 	tb.Helper()
 	opened, overH2 = new(atomic.Int32), new(atomic.Int32)
@@ -418,11 +420,10 @@ func countingTLSServer(tb testing.TB, h2 bool, body string) (srv *httptest.Serve
 		_, _ = io.WriteString(w, body)
 	}))
 	srv.EnableHTTP2 = h2
-	srv.Config.ConnState = func(_ net.Conn, s http.ConnState) {
-		if s == http.StateNew {
-			opened.Add(1)
-		}
-	}
+	srv.TLS = &tls.Config{VerifyConnection: func(tls.ConnectionState) error {
+		opened.Add(1)
+		return nil
+	}}
 	srv.StartTLS()
 	tb.Cleanup(srv.Close)
 	return srv, opened, overH2

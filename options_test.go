@@ -2,6 +2,9 @@ package insurance_test
 
 import (
 	"context"
+	"net/http"
+	"net/http/httptest"
+	"sync"
 	"testing"
 	"time"
 
@@ -50,4 +53,60 @@ func TestUserAgentIsTheSDKsFollowedByThePartners(t *testing.T) {
 func TestWithObserverRefusesNil(t *testing.T) {
 	_, err := insurance.NewClient(testBaseURL, insurance.WithObserver(nil))
 	assert.ErrorContains(t, err, "WithObserver needs a non-nil Observer")
+}
+
+// protocolLog is attempt middleware that notes the protocol of every answer it passes.
+type protocolLog struct {
+	mu    sync.Mutex
+	seen  map[string][]int // path -> ProtoMajor of each answer
+	pools int              // transports it was asked to wrap
+}
+
+func (l *protocolLog) wrap(next http.RoundTripper) http.RoundTripper {
+	l.pools++
+	return roundTripFunc(func(req *http.Request) (*http.Response, error) {
+		resp, err := next.RoundTrip(req)
+		if err == nil {
+			l.mu.Lock()
+			l.seen[req.URL.Path] = append(l.seen[req.URL.Path], resp.ProtoMajor)
+			l.mu.Unlock()
+		}
+		return resp, err
+	})
+}
+
+// Attempt middleware sees every attempt, while the SDK keeps its own pools beneath
+// it: over TLS, quotes ride HTTP/2 and purchases the HTTP/1.1 pool.
+func TestAttemptMiddlewareKeepsTheSDKsPools(t *testing.T) {
+	srv, _, _ := countingTLSServer(t, true, tlsAnswer)
+	log := &protocolLog{seen: map[string][]int{}}
+	transport := insurance.NewTransport()
+	transport.TLSClientConfig = srv.Client().Transport.(*http.Transport).TLSClientConfig
+	c, err := insurance.NewClient(srv.URL, insurance.WithCredentials(testClientID, testClientSecret),
+		insurance.WithHTTPClient(&http.Client{Transport: transport}), insurance.WithAttemptMiddleware(log.wrap))
+	require.NoError(t, err)
+
+	for range 3 {
+		_, err = c.QuoteTravel(context.Background(), fullTravelQuote())
+		require.NoError(t, err)
+		_, err = c.PurchaseTuition(context.Background(), fullTuitionPurchase())
+		require.NoError(t, err)
+	}
+	assert.Equal(t, 2, log.pools, "one wrap per pool")
+	assert.Equal(t, []int{2, 2, 2}, log.seen["/v1/quote/travel"])
+	assert.Equal(t, []int{1, 1, 1}, log.seen["/v1/purchase/tuition"])
+}
+
+// Attempt middleware sees each retry as an attempt of its own.
+func TestAttemptMiddlewareSeesEveryAttempt(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		w.WriteHeader(http.StatusServiceUnavailable)
+	}))
+	defer srv.Close()
+	log := &protocolLog{seen: map[string][]int{}}
+	c := newLoopbackClient(t, srv.URL, insurance.WithAttemptMiddleware(log.wrap))
+
+	_, err := c.QuoteTravel(context.Background(), fullTravelQuote())
+	require.ErrorIs(t, err, insurance.ErrServer)
+	assert.Len(t, log.seen["/v1/quote/travel"], 3)
 }

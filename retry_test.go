@@ -8,6 +8,8 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"strconv"
+	"strings"
+	"sync"
 	"sync/atomic"
 	"syscall"
 	"testing"
@@ -18,6 +20,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/partnerinsure/insurance-go"
+	"github.com/partnerinsure/insurance-go/insurancetest"
 )
 
 // The retry table as partners see it through the Client: what is sent again, how
@@ -246,4 +249,161 @@ func TestAttemptsCountNetHTTPsOwnResend(t *testing.T) {
 	assert.Equal(t, http.StatusServiceUnavailable, apiErr.StatusCode)
 	assert.EqualValues(t, 3, received.Load())
 	assert.Equal(t, 2, apiErr.Attempts, "the server saw the second call twice")
+}
+
+// inABurst runs 64 goroutines making each calls of call at once, and returns the errors.
+func inABurst(each int, call func() error) []error {
+	var mu sync.Mutex
+	var errs []error
+	var wg sync.WaitGroup
+	for range 64 {
+		wg.Go(func() {
+			for range each {
+				if err := call(); err != nil {
+					mu.Lock()
+					errs = append(errs, err)
+					mu.Unlock()
+				}
+			}
+		})
+	}
+	wg.Wait()
+	return errs
+}
+
+// During a full outage the retry budget holds a burst of 64 goroutines making 20
+// quotes each to at most 1.25 requests a call; without it every call sends three.
+// Every call still ends with the service's answer, a 503.
+func TestTheRetryBudgetBoundsAFullOutage(t *testing.T) {
+	for _, tc := range []struct {
+		name        string
+		opts        []insurance.Option
+		min, max    float64 // requests per call
+		budgetSpent bool
+	}{
+		{"default budget", nil, 1.0, 1.25, true},
+		{"no budget", []insurance.Option{insurance.WithRetryBudget(0, 0)}, 3.0, 3.0, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			inFakeTime(t, func(t *testing.T, srv *insurancetest.Server) {
+				srv.Inject("POST /v1/quote/travel", insurancetest.Fault{Status: http.StatusServiceUnavailable})
+				c := srv.Client(tc.opts...)
+
+				errs := inABurst(20, func() error { _, err := c.QuoteTravel(context.Background(), fullTravelQuote()); return err })
+
+				require.Equal(t, 64*20, len(errs), "every call fails with the outage")
+				refused := 0
+				for _, err := range errs {
+					var apiErr *insurance.APIError
+					require.ErrorAs(t, err, &apiErr)
+					require.ErrorIs(t, err, insurance.ErrServer)
+					if apiErr.BudgetRefused {
+						refused++
+						assert.Contains(t, err.Error(), "retry budget is spent")
+					}
+				}
+				perCall := float64(len(srv.Requests())) / (64 * 20)
+				t.Logf("%d requests for %d calls: %.3f a call; %d retries refused", len(srv.Requests()), 64*20, perCall, refused)
+				assert.GreaterOrEqual(t, perCall, tc.min)
+				assert.LessOrEqual(t, perCall, tc.max)
+				assert.Equal(t, tc.budgetSpent, refused > 0)
+			})
+		})
+	}
+}
+
+// failEvery answers 503 to every nth first attempt of a call (attemptHeader says
+// which attempt a request is), and passes the others on: a blip, which a retry
+// outlasts. With n = 19, one attempt in 20 fails.
+type failEvery struct {
+	n             int64
+	first, failed atomic.Int64
+	seen          atomic.Int64
+	next          http.RoundTripper
+}
+
+const attemptHeader = "Test-Attempt"
+
+func (f *failEvery) RoundTrip(req *http.Request) (*http.Response, error) {
+	f.seen.Add(1)
+	if req.Header.Get(attemptHeader) == "1" && f.first.Add(1)%f.n == 0 {
+		f.failed.Add(1)
+		return &http.Response{StatusCode: http.StatusServiceUnavailable, Header: http.Header{}, Body: http.NoBody, Request: req}, nil
+	}
+	return f.next.RoundTrip(req)
+}
+
+// attemptNumbers writes each attempt's number in attemptHeader.
+type attemptNumbers struct{}
+
+func (attemptNumbers) StartCall(ctx context.Context, _ insurance.CallInfo) context.Context {
+	return ctx
+}
+func (attemptNumbers) StartAttempt(_ context.Context, attempt int, setHeader func(string, string)) {
+	setHeader(attemptHeader, strconv.Itoa(attempt))
+}
+func (attemptNumbers) EndCall(context.Context, insurance.CallInfo, insurance.CallResult) {}
+
+// A blip is still retried at any volume: when one attempt in 20 fails, every call of
+// a burst of 64 goroutines succeeds, with 20 calls each or with 200.
+func TestTheRetryBudgetStillRetriesABlip(t *testing.T) {
+	for _, each := range []int{20, 200} {
+		inFakeTime(t, func(t *testing.T, srv *insurancetest.Server) {
+			blip := &failEvery{n: 19, next: srv.HTTPClient().Transport}
+			c := srv.Client(insurance.WithHTTPClient(&http.Client{Transport: blip}), insurance.WithObserver(attemptNumbers{}))
+
+			newQuote := fullTravelQuote()
+			newQuote.QuoteID = ""
+			errs := inABurst(each, func() error { _, err := c.QuoteTravel(context.Background(), newQuote); return err })
+
+			assert.Zero(t, len(errs), "failed calls of %d", 64*each)
+			assert.InDelta(t, 1.0/20, float64(blip.failed.Load())/float64(blip.seen.Load()), 0.0005, "one attempt in 20 failed")
+			assert.Equal(t, int64(64*each)+blip.failed.Load(), blip.seen.Load(), "one retry per failed attempt")
+		})
+	}
+}
+
+// Clients derived with With draw on the budget of the client they came from: once
+// one has spent it, the other's retries are refused too, and says so.
+func TestDerivedClientsShareTheRetryBudget(t *testing.T) {
+	inFakeTime(t, func(t *testing.T, srv *insurancetest.Server) {
+		srv.Inject("POST /v1/quote/travel", insurancetest.Fault{Status: http.StatusServiceUnavailable})
+		parent := srv.Client(insurance.WithRetryBudget(10, 5))
+		derived, err := parent.With(insurance.WithUserAgent("agency-7"))
+		require.NoError(t, err)
+
+		_, err = parent.QuoteTravel(context.Background(), fullTravelQuote())
+		require.ErrorIs(t, err, insurance.ErrServer)
+		assert.Equal(t, 3, len(srv.Requests()), "the first call spends the budget on its two retries")
+
+		_, err = derived.QuoteTravel(context.Background(), fullTravelQuote())
+		var apiErr *insurance.APIError
+		require.ErrorAs(t, err, &apiErr)
+		assert.True(t, apiErr.BudgetRefused)
+		assert.True(t, strings.HasSuffix(err.Error(), "(not retried: the client's retry budget is spent)"), err.Error())
+		assert.Equal(t, 4, len(srv.Requests()), "the derived client's call is sent once")
+
+		own, err := parent.With(insurance.WithRetryBudget(10, 5))
+		require.NoError(t, err)
+		_, err = own.QuoteTravel(context.Background(), fullTravelQuote())
+		require.ErrorAs(t, err, &apiErr)
+		assert.False(t, apiErr.BudgetRefused, "WithRetryBudget gives a derived client a budget of its own")
+		assert.Equal(t, 7, len(srv.Requests()))
+	})
+}
+
+// A transport failure whose retry the budget refuses is a *RequestError that says so.
+func TestARefusedRetryOfAFailedConnectionSaysSo(t *testing.T) {
+	inFakeTime(t, func(t *testing.T, srv *insurancetest.Server) {
+		srv.Inject("POST /v1/quote/travel", insurancetest.Fault{Drop: true})
+		c := srv.Client(insurance.WithRetryBudget(5, 5))
+
+		_, err := c.QuoteTravel(context.Background(), fullTravelQuote())
+		var reqErr *insurance.RequestError
+		require.ErrorAs(t, err, &reqErr)
+		assert.Equal(t, 2, reqErr.Attempts)
+		assert.True(t, reqErr.BudgetRefused)
+		assert.Contains(t, err.Error(), "retry budget is spent")
+		assert.False(t, errors.Is(err, insurance.ErrOutcomeUnknown))
+	})
 }

@@ -127,6 +127,9 @@ func TestHTTPControlsAreGuarded(t *testing.T) {
 	resp, body = do("GET", "/sandbox/openapi.yaml", "", false)
 	assert.Equal(t, 200, resp.StatusCode)
 	assert.True(t, strings.HasPrefix(body, "openapi: 3.1"), "the interface's OpenAPI document")
+	resp, body = do("GET", "/sandbox/sandbox.yaml", "", false)
+	assert.Equal(t, 200, resp.StatusCode)
+	assert.Contains(t, body, "/sandbox/credentials:", "the controls' OpenAPI document")
 
 	assert.Empty(t, srv.Requests(), "controls are not logged as requests of the interface")
 }

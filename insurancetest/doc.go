@@ -17,10 +17,12 @@
 // Requests lists every request of the interface the sandbox received, oldest first:
 // method, path, the auth scheme it carried ("basic", "client-id", "bearer", "none";
 // "basic+client-id" when it carried two), its headers without credentials, its body
-// with card numbers, account numbers and verification codes masked, and the status
+// with card numbers, account numbers and verification codes masked, the partner's
+// client id it carried (ClientID), and the status
 // answered (0 when a fault dropped the connection). A request is logged by the time
 // its caller has an answer or a broken connection. Policies, Quotes, Partners and
-// Events list the records the sandbox holds.
+// Events list the records the sandbox holds; a policy and a quote say whose they
+// are (ClientID).
 //
 //	_, err := client.PurchaseTuition(ctx, req)
 //	policies := srv.Policies() // len 1, policies[0].QuoteID == req.QuoteID
@@ -31,7 +33,9 @@
 // fail: answer a status with a body and headers (a gateway's HTML page, a 429 with
 // Retry-After), wait before answering, or drop the connection without an answer; with
 // Process, after the sandbox has handled the request, so the policy exists while the
-// caller sees a failure: the case the SDK reports as insurance.ErrOutcomeUnknown.
+// caller sees a failure: the case the SDK reports as insurance.ErrOutcomeUnknown
+// (docs/outcome-unknown.md says what code can do about it in production, where no
+// such peek exists).
 //
 //	srv.Inject("POST /v1/purchase/tuition", insurancetest.Fault{Times: 1, Process: true, Drop: true})
 //	_, err := client.PurchaseTuition(ctx, req)  // errors.Is(err, insurance.ErrOutcomeUnknown)
@@ -69,34 +73,65 @@
 //
 // The same test over loopback would wait out the real time.
 //
+// # Many partners
+//
+// A Server starts with one partner, ClientID and ClientSecret; AddPartner adds
+// others, each with credentials of its own, as a platform that sells for many
+// agencies needs. Each partner's quotes, customer secrets and policies are its own:
+// another partner's quote_id is an unknown quote (400, error_code "quote_not_found",
+// as for a quote never made, on quoting and on purchasing alike), and a customer
+// secret buys only quotes of the partner that minted it (403, error_code
+// "secret_scope"). NewTuitionQuoteFor makes a tuition quote of one partner. Reset
+// forgets records, not partners.
+//
+//	agencyID, agencySecret := srv.AddPartner()
+//	agency, _ := insurance.NewClient(srv.URL, insurance.WithCredentials(agencyID, agencySecret))
+//	_, err := agency.PurchaseTuition(ctx, req) // req.QuoteID of another partner: ErrBadRequest
+//	srv.Requests()[0].ClientID                 // agencyID: the request carried its credentials
+//
+// # Reproducible ids
+//
+// With WithSeed, every id and secret the sandbox makes (credentials, quote and policy
+// ids, customer secrets, the uuids of partners and events, X-Request-Id) is drawn from
+// the seed: the same calls in the same order give the same ids, so a golden file of
+// your own output can hold a policy id. Each kind of id has a sequence of its own (a
+// retried quote does not shift the policy ids); Reset does not rewind them. Calls made
+// concurrently take ids in the order they reach the sandbox.
+//
 // # Over HTTP, for code in any language
 //
-// examples/sandbox serves the sandbox on a port. Beside the interface, it answers
-// these controls, with Basic auth (the partner credentials) and never CORS:
+// examples/sandbox serves the sandbox on a port (-seed N for reproducible ids).
+// Beside the interface, it answers these controls, described by api/sandbox.yaml
+// (OpenAPI 3.1, served at /sandbox/sandbox.yaml). They take Basic auth with any
+// partner's credentials, act on the whole sandbox (every partner's records), and
+// never answer CORS:
 //
-//	POST /sandbox/tuition-quotes  {"customer_email_address": "ada@example.com"} -> 201 {"quote_id"}
+//	POST /sandbox/credentials     -> 201 {"client_id", "client_secret"} (AddPartner)
+//	POST /sandbox/tuition-quotes  {"customer_email_address": "ada@example.com"} -> 201 {"quote_id"},
+//	                              a quote of the calling partner
 //	POST /sandbox/mark-purchased  {"quote_id": "q_..."} -> 200 (MarkPurchased)
 //	POST /sandbox/faults          {"route": "POST /v1/quote/travel", "times": 1, "process": false,
 //	                               "status": 503, "body": "...", "header": {"Retry-After": "1"},
 //	                               "delay_ms": 0, "drop": false} -> 201 (Inject)
-//	GET  /sandbox/requests        -> {"requests": [{"method", "path", "auth", "header", "body",
-//	                                  "status_code", "received_at"}]}
-//	GET  /sandbox/policies        -> {"policies": [...]}, each as a purchase answers it
-//	GET  /sandbox/quotes          -> {"quotes": [...]}, each as a quote answers it
+//	GET  /sandbox/requests        -> {"requests": [{"method", "path", "auth", "client_id", "header",
+//	                                  "body", "status_code", "received_at"}]}
+//	GET  /sandbox/policies        -> {"policies": [...]}, each as a purchase answers it, and "client_id"
+//	GET  /sandbox/quotes          -> {"quotes": [...]}, each as a quote answers it, and "client_id"
 //	GET  /sandbox/partners        -> {"partners": [{"id", "entity_name", "administrative_email_address",
 //	                                  "country", "status", "type"}]}
 //	GET  /sandbox/events          -> {"events": [{"id", "event_name", "event_start_date", "event_end_date"}]}
 //	POST /sandbox/clock           {"advance": "16m"} -> 200 {"now"} (Advance)
 //	POST /sandbox/reset           -> 200 (Reset)
-//	GET  /sandbox/openapi.yaml    the OpenAPI 3.1 description of the interface (no auth)
+//	GET  /sandbox/openapi.yaml    api/openapi.yaml, the description of the interface (no auth)
+//	GET  /sandbox/sandbox.yaml    api/sandbox.yaml, the description of these controls (no auth)
 //
 // A misspelt control field is a 400, not a silent no-op.
 //
 // # Auth
 //
-// Basic auth with ClientID and ClientSecret on products, the tuition purchase, the
-// customer secret, onboarding and events; only the x-api-client-id header (a known
-// client id, no Authorization) on the gap-medical quote; either on the travel quote;
+// Basic auth with a partner's client id and secret on products, the tuition purchase,
+// the customer secret, onboarding and events; only the x-api-client-id header (a
+// partner's client id, no Authorization) on the gap-medical quote; either on the travel quote;
 // only "Authorization: Bearer <customer secret>" (no x-api-client-id) on the
 // gap-medical purchase. Anything else answers 401.
 //

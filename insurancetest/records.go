@@ -7,10 +7,22 @@ import (
 	"github.com/partnerinsure/insurance-go/internal/sandbox"
 )
 
-// NewTuitionQuote creates a tuition quote for customerEmail, as happens outside the
-// interface, and returns its quote id for PurchaseTuition.
+// NewTuitionQuote creates a tuition quote of the first partner (ClientID) for
+// customerEmail, as happens outside the interface, and returns its quote id for
+// PurchaseTuition.
 func (s *Server) NewTuitionQuote(customerEmail string) string {
 	return s.sandbox.NewTuitionQuote(customerEmail)
+}
+
+// NewTuitionQuoteFor creates a tuition quote of the partner clientID (ClientID or
+// one from AddPartner) for customerEmail. It panics when clientID is no partner's: a
+// mistake in the test itself.
+func (s *Server) NewTuitionQuoteFor(clientID, customerEmail string) string {
+	id, err := s.sandbox.NewTuitionQuoteFor(clientID, customerEmail)
+	if err != nil {
+		panic(err.Error())
+	}
+	return id
 }
 
 // MarkPurchased binds a policy to the quote, as when it is bought outside the
@@ -25,6 +37,10 @@ type Request struct {
 	// Auth is the scheme the request carried: "basic", "client-id", "bearer" or
 	// "none" ("basic+client-id" when it carried two; "other" for another scheme).
 	Auth string
+	// ClientID is the client id the request carried, in its Basic credentials or
+	// else its x-api-client-id header, when it is a partner's (so a secret sent in
+	// its place is never shown); empty otherwise, and for a Bearer customer secret.
+	ClientID string
 	// Header holds the request's headers but Authorization, Proxy-Authorization,
 	// x-api-client-id and Cookie.
 	Header http.Header
@@ -50,6 +66,7 @@ type Policy struct {
 	Premium                    float64
 	Currency                   string
 	CreatedAt                  time.Time // on the sandbox's clock
+	ClientID                   string    // the partner whose quote it binds
 }
 
 // Policies returns every policy issued, oldest first: through the interface or
@@ -65,6 +82,7 @@ type Quote struct {
 	Premium                                 float64
 	Currency                                string
 	CreatedAt, UpdatedAt                    time.Time
+	ClientID                                string // the partner that made it
 }
 
 // Quotes returns every quote, oldest first: bought or not, from the interface or

@@ -91,12 +91,13 @@ func TestRecordsShowWhatTheSandboxHolds(t *testing.T) {
 		p := srv.Policies()[0]
 		assert.Equal(t, insurancetest.Policy{
 			PolicyID: policy.PolicyID, QuoteID: quoteID, Product: "tuition", Status: "ACTIVE", CustomerEmail: "ada@example.com",
-			Premium: 120, Currency: "USD", CreatedAt: p.CreatedAt,
+			Premium: 120, Currency: "USD", CreatedAt: p.CreatedAt, ClientID: srv.ClientID,
 		}, p)
 		assert.WithinDuration(t, srv.Now(), p.CreatedAt, time.Minute)
 		require.Len(t, srv.Quotes(), 1)
 		assert.Equal(t, "PURCHASED", srv.Quotes()[0].Status)
 		assert.Equal(t, policy.PolicyID, srv.Quotes()[0].PolicyID)
+		assert.Equal(t, srv.ClientID, srv.Quotes()[0].ClientID)
 		assert.Equal(t, []insurancetest.Partner{{
 			ID: partner.ID.String(), EntityName: "Acme", AdministrativeEmailAddress: "ops@acme.example",
 			Country: "CA", Status: "PENDING_ONBOARDING", Type: "LIMITED",

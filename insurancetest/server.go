@@ -22,8 +22,8 @@ const (
 // reachable only through Client and HTTPClient.
 type Server struct {
 	URL          string // base URL, e.g. http://127.0.0.1:41234; http://insurancetest.invalid in memory
-	ClientID     string // the partner client id the sandbox accepts
-	ClientSecret string // the partner client secret the sandbox accepts
+	ClientID     string // the first partner's client id; AddPartner adds others
+	ClientSecret string // the first partner's client secret
 
 	sandbox  *sandbox.Sandbox
 	listener *httptest.Server // nil in memory
@@ -58,6 +58,16 @@ func WithAllowedOrigins(origins ...string) Option {
 	return Option{func(s *settings) { s.sandbox.AllowedOrigins = append(s.sandbox.AllowedOrigins, origins...) }}
 }
 
+// WithSeed draws every id and secret the sandbox makes from seed instead of at
+// random: the partners' credentials, quote and policy ids, customer secrets, the uuids
+// of onboarded partners and events, and X-Request-Id. The same calls in the same order
+// give the same ids, so a golden file can hold them; each kind of id has a sequence
+// of its own, so a retried quote does not shift the policy ids. Timestamps still come
+// from the clock.
+func WithSeed(seed int64) Option {
+	return Option{func(s *settings) { s.sandbox.Seed = &seed }}
+}
+
 // InMemory makes a Server that listens on no port: Client and HTTPClient reach it
 // through an in-memory transport, so it works inside a testing/synctest bubble, where
 // retry waits, Delay faults and secret lifetimes pass in fake time. URL is then not
@@ -66,7 +76,8 @@ func InMemory() Option {
 	return Option{func(s *settings) { s.inMemory = true }}
 }
 
-// NewServer starts a sandbox with fresh random credentials. Close it when done.
+// NewServer starts a sandbox with one partner of fresh random credentials (ClientID
+// and ClientSecret). Close it when done.
 func NewServer(opts ...Option) *Server {
 	var set settings
 	for _, opt := range opts {
@@ -86,6 +97,11 @@ func NewServer(opts ...Option) *Server {
 	return s
 }
 
+// AddPartner makes one more partner the sandbox accepts and returns its fresh
+// credentials. Each partner's quotes, customer secrets and policies are its own (see
+// the package doc). Reset does not forget partners.
+func (s *Server) AddPartner() (clientID, clientSecret string) { return s.sandbox.AddPartner() }
+
 // Close shuts a listening sandbox down and blocks until its requests have finished.
 // In memory there is nothing to shut down: Close does nothing, and the sandbox answers
 // as long as a client holds it.
@@ -95,9 +111,10 @@ func (s *Server) Close() {
 	}
 }
 
-// Client returns an *insurance.Client for the sandbox with its credentials and short
-// retry waits (10ms to 100ms); opts are applied after them (WithClientID, say, for a
-// client-side client). Like httptest, it panics on an invalid option, a mistake in
+// Client returns an *insurance.Client for the sandbox with the first partner's
+// credentials and short retry waits (10ms to 100ms); opts are applied after them
+// (WithClientID, say, for a client-side client, or WithCredentials for a partner from
+// AddPartner). Like httptest, it panics on an invalid option, a mistake in
 // the test itself.
 func (s *Server) Client(opts ...insurance.Option) *insurance.Client {
 	base := []insurance.Option{
@@ -137,6 +154,6 @@ func (s *Server) Advance(d time.Duration) { s.sandbox.Advance(d) }
 // Now is the time on the sandbox's clock.
 func (s *Server) Now() time.Time { return s.sandbox.Now() }
 
-// Reset forgets every record, fault and logged request. The credentials and the clock
-// stay.
+// Reset forgets every record, fault and logged request. The partners, the clock and,
+// with WithSeed, the place in each sequence of ids stay.
 func (s *Server) Reset() { s.sandbox.Reset() }

@@ -89,7 +89,7 @@ func TestCoverSellerWithSandbox(t *testing.T) {
 	t.Parallel()
 	srv := insurancetest.NewServer()
 	defer srv.Close()
-	seller := &CoverSeller{Insurance: srv.Client()}
+	seller := &CoverSeller{Insurance: srv.Client(), Purchases: NewMemoryLog()}
 	ctx := context.Background()
 
 	t.Run("quote, then refresh the same quote", func(t *testing.T) {
@@ -139,7 +139,7 @@ func TestBuyTuitionCover503IsSentOnce(t *testing.T) {
 	defer srv.Close()
 	srv.Inject("POST /v1/purchase/tuition", insurancetest.Fault{Times: 1, Status: 503, Body: "<html>upstream down</html>"})
 
-	_, err := (&CoverSeller{Insurance: srv.Client()}).BuyTuitionCover(context.Background(), srv.NewTuitionQuote("ada@example.com"), insurance.Card{Number: insurancetest.CardOK})
+	_, err := (&CoverSeller{Insurance: srv.Client(), Purchases: NewMemoryLog()}).BuyTuitionCover(context.Background(), srv.NewTuitionQuote("ada@example.com"), insurance.Card{Number: insurancetest.CardOK})
 
 	assert.ErrorIs(t, err, ErrCheckStatus)
 	assert.Len(t, srv.Requests(), 1, "sent once")
@@ -155,7 +155,7 @@ func TestBuyTuitionCoverDroppedAfterThePolicyWasIssued(t *testing.T) {
 	srv.Inject("POST /v1/purchase/tuition", insurancetest.Fault{Times: 1, Process: true, Drop: true})
 	quoteID := srv.NewTuitionQuote("ada@example.com")
 
-	_, err := (&CoverSeller{Insurance: srv.Client()}).BuyTuitionCover(context.Background(), quoteID, insurance.Card{Number: insurancetest.CardOK})
+	_, err := (&CoverSeller{Insurance: srv.Client(), Purchases: NewMemoryLog()}).BuyTuitionCover(context.Background(), quoteID, insurance.Card{Number: insurancetest.CardOK})
 
 	assert.ErrorIs(t, err, ErrCheckStatus, "the customer must not be charged again blindly")
 	require.Len(t, srv.Policies(), 1, "the policy exists")
@@ -169,7 +169,7 @@ func TestBuyTuitionCoverTimesOutWhileQuotesStayFast(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		srv := insurancetest.NewServer(insurancetest.InMemory())
 		srv.Inject("POST /v1/purchase/tuition", insurancetest.Fault{Delay: time.Minute})
-		seller := &CoverSeller{Insurance: srv.Client(), CallTimeout: 10 * time.Second}
+		seller := &CoverSeller{Insurance: srv.Client(), Purchases: NewMemoryLog(), CallTimeout: 10 * time.Second}
 		start := time.Now()
 
 		_, err := seller.QuoteTrip(context.Background(), booking())
@@ -189,28 +189,26 @@ func TestCheckoutSecretExpires(t *testing.T) {
 	t.Parallel()
 	srv := insurancetest.NewServer()
 	defer srv.Close()
-	seller := &CoverSeller{Insurance: srv.Client()}
+	seller := &CoverSeller{Insurance: srv.Client(), Purchases: NewMemoryLog()}
 	ctx := context.Background()
-	quote, err := srv.Client(insurance.WithClientID(srv.ClientID)).QuoteGapMedical(ctx, &insurance.GapMedicalQuoteRequest{
-		Customer:         insurance.Customer{EmailAddress: "ada@example.com"},
-		PolicyAttributes: insurance.GapMedicalPolicyAttributes{CoverageStartDate: insurance.NewDate(2027, time.April, 1)},
-	})
-	require.NoError(t, err)
+	checkout := gapMedicalCheckout(t, srv)
 
-	secret, err := seller.StartCheckout(ctx, "ada@example.com")
+	secret, err := seller.StartCheckout(ctx, checkout.CustomerEmail)
 	require.NoError(t, err)
 	srv.Advance(16 * time.Minute) // the customer went for lunch
-	_, err = seller.FinishCheckout(ctx, secret, quote.QuoteID, insurancetest.TokenOK)
+	_, err = seller.FinishCheckout(ctx, secret, checkout, insurancetest.TokenOK)
 	assert.ErrorIs(t, err, ErrCheckoutExpired)
 
 	secret, err = seller.StartCheckout(ctx, "ada@example.com")
 	require.NoError(t, err)
-	policyID, err := seller.FinishCheckout(ctx, secret, quote.QuoteID, insurancetest.TokenOK)
+	policyID, err := seller.FinishCheckout(ctx, secret, checkout, insurancetest.TokenOK)
 	require.NoError(t, err)
 	assert.NotEmpty(t, policyID)
 
-	_, err = seller.FinishCheckout(ctx, secret, quote.QuoteID, insurancetest.TokenOK)
-	assert.ErrorIs(t, err, insurance.ErrQuoteUnavailable, "bought once: the quote is gone")
+	sent := len(srv.Requests())
+	_, err = seller.FinishCheckout(ctx, secret, checkout, insurancetest.TokenOK)
+	assert.ErrorIs(t, err, ErrAlreadyCovered, "bought once: the service does not buy it again")
+	assert.Len(t, srv.Requests(), sent, "and sends nothing")
 }
 
 // Two 503s on a quote: the SDK waits and retries, the service sees a quote. With
@@ -238,7 +236,7 @@ func TestBuyTuitionCoverOutcomeUnknown(t *testing.T) {
 	mock.RegisterResponder(http.MethodPost, "https://api.insurer.example/v1/purchase/tuition",
 		httpmock.NewStringResponder(503, `<html>upstream down</html>`))
 
-	_, err := (&CoverSeller{Insurance: client}).BuyTuitionCover(context.Background(), "q_1", insurance.Card{Number: insurancetest.CardOK})
+	_, err := (&CoverSeller{Insurance: client, Purchases: NewMemoryLog()}).BuyTuitionCover(context.Background(), "q_1", insurance.Card{Number: insurancetest.CardOK})
 	assert.ErrorIs(t, err, ErrCheckStatus)
 	assert.Equal(t, 1, mock.GetTotalCallCount(), "sent once")
 }
@@ -248,4 +246,8 @@ func TestRun(t *testing.T) {
 	require.NoError(t, run(context.Background(), nil, &out))
 	assert.Contains(t, out.String(), "Tuition cover bought: policy pol_")
 	assert.Contains(t, out.String(), "The sandbox holds that policy (pol_")
+	assert.Contains(t, out.String(), "Reconciled the tuition purchase of quote q_")
+	assert.Contains(t, out.String(), ": check-with-insurer\n")
+	assert.Contains(t, out.String(), "Reconciled the gap-medical purchase of quote q_")
+	assert.Contains(t, out.String(), ": bought\n")
 }

@@ -3,8 +3,9 @@
 // failure path (declined card, quote already bought, a 503 on a purchase, a
 // connection dropped after the policy was issued, a timeout on one route, an expired
 // checkout) with the insurancetest sandbox alone, in fake time where time matters,
-// and shows the httpmock way too. Run it to see the service work against the
-// in-process sandbox:
+// and shows the httpmock way too; and reconcile_test.go, which settles purchases of
+// unknown outcome as docs/outcome-unknown.md describes. Run it to see the service
+// work against the in-process sandbox:
 //
 //	go run ./examples/mocking
 //	go test ./examples/mocking
@@ -26,9 +27,9 @@ import (
 
 // about is the usage's account of the program, as in the package doc.
 const about = `mocking runs CoverSeller, a small partner service, against the in-process
-sandbox: a trip quoted, tuition cover declined then bought, then a purchase whose
-connection drops after the policy was issued. It needs no configuration and never
-calls a real service.
+sandbox: a trip quoted, tuition cover declined then bought, then two purchases whose
+connection drops after the policy was issued, settled by its reconciliation. It
+needs no configuration and never calls a real service.
 
 Its tests are the reference for testing partner code against the SDK: read
 examples/mocking/coverseller_test.go and run go test ./examples/mocking.`
@@ -46,7 +47,7 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 	srv := insurancetest.NewServer()
 	defer srv.Close()
 	fmt.Fprintf(out, "Using the in-process sandbox at %s.\n", srv.URL)
-	seller := &CoverSeller{Insurance: srv.Client()}
+	seller := &CoverSeller{Insurance: srv.Client(), Purchases: NewMemoryLog()}
 
 	booking := &Booking{
 		CustomerEmail: "ada@example.com",
@@ -71,8 +72,8 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 	}
 	fmt.Fprintf(out, "Tuition cover bought: policy %s\n", policyID)
 
-	// The hard case, staged with a fault: the insurer issues the policy, then the
-	// connection drops before the answer.
+	// The hard case, staged with faults: the insurer issues the policy, then the
+	// connection drops before the answer; once for tuition, once for gap-medical.
 	srv.Inject("POST /v1/purchase/tuition", insurancetest.Fault{Times: 1, Process: true, Drop: true})
 	quoteID := srv.NewTuitionQuote(booking.CustomerEmail)
 	_, err = seller.BuyTuitionCover(ctx, quoteID, insurance.Card{Number: insurancetest.CardOK})
@@ -80,10 +81,44 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 		return fmt.Errorf("expected an unknown outcome, got %v", err)
 	}
 	fmt.Fprintln(out, "Tuition cover, connection dropped after the insurer issued the policy:", ErrCheckStatus)
+	if err := checkoutDropped(ctx, srv, seller, booking.CustomerEmail); err != nil {
+		return err
+	}
+
+	settled, err := seller.Reconcile(ctx, 0) // in production: a periodic job, with a grace period
+	if err != nil {
+		return err
+	}
+	for _, p := range settled {
+		fmt.Fprintf(out, "Reconciled the %s purchase of quote %s: %s\n", p.Product, p.QuoteID, p.State)
+	}
 	for _, p := range srv.Policies() {
 		if p.QuoteID == quoteID {
-			fmt.Fprintf(out, "The sandbox holds that policy (%s): a test can check what the service could not.\n", p.PolicyID)
+			fmt.Fprintf(out, "The sandbox holds that policy (%s): a test can check what the interface could not tell.\n", p.PolicyID)
 		}
+	}
+	return nil
+}
+
+// checkoutDropped runs a gap-medical checkout whose purchase connection drops after
+// the insurer issued the policy.
+func checkoutDropped(ctx context.Context, srv *insurancetest.Server, seller *CoverSeller, email string) error {
+	checkout := Checkout{CustomerEmail: email, CoverageStart: insurance.NewDate(2027, time.May, 1)}
+	quote, err := srv.Client(insurance.WithClientID(srv.ClientID)).QuoteGapMedical(ctx, &insurance.GapMedicalQuoteRequest{
+		Customer:         insurance.Customer{EmailAddress: email},
+		PolicyAttributes: insurance.GapMedicalPolicyAttributes{CoverageStartDate: checkout.CoverageStart},
+	}) // in production the browser's component makes this quote
+	if err != nil {
+		return err
+	}
+	checkout.QuoteID = quote.QuoteID
+	secret, err := seller.StartCheckout(ctx, email)
+	if err != nil {
+		return err
+	}
+	srv.Inject("POST /v1/purchase/gap-medical", insurancetest.Fault{Times: 1, Process: true, Drop: true})
+	if _, err := seller.FinishCheckout(ctx, secret, checkout, insurancetest.TokenOK); !errors.Is(err, ErrCheckStatus) {
+		return fmt.Errorf("expected an unknown outcome, got %v", err)
 	}
 	return nil
 }

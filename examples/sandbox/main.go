@@ -6,8 +6,14 @@
 // It prints the base URL, the partner credentials, the auth scheme each endpoint
 // takes, the sandbox's own controls (faults, the request log, the clock) and its
 // process id, and serves until interrupted (Ctrl-C) or killed with that id. Pages on
-// other origins may call the browser endpoints with -allow-origin (repeatable).
-// Behaviour, controls and test values are documented in package insurancetest.
+// other origins may call the browser endpoints with -allow-origin (repeatable). With
+// -seed N every id and secret it makes is drawn from N, so two runs that make the same
+// calls in the same order see the same ids:
+//
+//	go run ./examples/sandbox -seed 42
+//
+// Behaviour, controls and test values are documented in package insurancetest; the
+// controls are described by api/sandbox.yaml, served at /sandbox/sandbox.yaml.
 package main
 
 import (
@@ -33,8 +39,10 @@ at it. It prints the settings to give that code (INSURANCE_BASE_URL,
 INSURANCE_CLIENT_ID and INSURANCE_CLIENT_SECRET), the auth scheme each endpoint
 takes, its own controls under /sandbox/ (faults, the request log, the clock) and its
 process id, and serves until interrupted (Ctrl-C) or killed. Pages on other origins
-may call the browser endpoints with -allow-origin. Behaviour, controls and test
-values are documented in package insurancetest (go doc ./insurancetest).`
+may call the browser endpoints with -allow-origin; with -seed, ids and secrets
+repeat from run to run. Behaviour, controls and test values are documented in
+package insurancetest (go doc ./insurancetest); the controls in OpenAPI at
+/sandbox/sandbox.yaml.`
 
 func main() {
 	cli.ExitOnError("sandbox", run(context.Background(), os.Args[1:], os.Stdout))
@@ -63,6 +71,15 @@ func parseFlags(args []string, out io.Writer) (*options, error) {
 			opts.sandbox.AllowedOrigins = append(opts.sandbox.AllowedOrigins, origin)
 			return nil
 		})
+	flags.Func("seed", "draw every id and secret from this integer, so runs repeat them (default: random)",
+		func(v string) error {
+			seed, err := strconv.ParseInt(v, 10, 64)
+			if err != nil {
+				return fmt.Errorf("want an integer, not %q", v)
+			}
+			opts.sandbox.Seed = &seed
+			return nil
+		})
 	if err := cli.Parse(flags, args, out, about); err != nil {
 		return nil, err
 	}
@@ -80,13 +97,13 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 		return err
 	}
 	srv := &http.Server{Handler: sb, ReadHeaderTimeout: 10 * time.Second}
-	printStartup(out, sb, ln.Addr(), opts.sandbox.AllowedOrigins)
+	printStartup(out, sb, ln.Addr(), opts.sandbox)
 	return connect.Serve(ctx, srv, ln)
 }
 
 // printStartup tells the user, one line each, where the sandbox listens, how to call
 // it, and, last, how to stop it.
-func printStartup(out io.Writer, sb *sandbox.Sandbox, addr net.Addr, origins []string) {
+func printStartup(out io.Writer, sb *sandbox.Sandbox, addr net.Addr, cfg sandbox.Config) {
 	fmt.Fprintf(out, "insurance sandbox listening\n")
 	base := "http://" + reachable(addr)
 	fmt.Fprintf(out, "INSURANCE_BASE_URL=%s\n", base)
@@ -98,10 +115,14 @@ func printStartup(out io.Writer, sb *sandbox.Sandbox, addr net.Addr, origins []s
 	for _, r := range sandbox.Routes() {
 		fmt.Fprintf(out, "  %-5s %-26s %s\n", r.Method, r.Path, r.Auth)
 	}
-	fmt.Fprintf(out, "sandbox controls (Basic auth): %s\n", strings.Join(sandbox.Controls(), ", "))
-	fmt.Fprintf(out, "OpenAPI document: %s%s\n", base, sandbox.OpenAPIPath)
-	if len(origins) > 0 {
-		fmt.Fprintf(out, "pages on %s may call the browser endpoints\n", strings.Join(origins, ", "))
+	fmt.Fprintf(out, "sandbox controls (Basic auth, any partner's): %s\n", strings.Join(sandbox.Controls(), ", "))
+	fmt.Fprintf(out, "OpenAPI documents: %s%s (the interface), %s%s (the controls)\n",
+		base, sandbox.OpenAPIPath, base, sandbox.SandboxDocumentPath)
+	if len(cfg.AllowedOrigins) > 0 {
+		fmt.Fprintf(out, "pages on %s may call the browser endpoints\n", strings.Join(cfg.AllowedOrigins, ", "))
+	}
+	if cfg.Seed != nil {
+		fmt.Fprintf(out, "ids and secrets drawn from seed %d\n", *cfg.Seed)
 	}
 	// A user who started it with go run sees only the go command's process: this is
 	// the server's own.

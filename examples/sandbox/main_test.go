@@ -147,3 +147,59 @@ func TestAllInterfacesPrintLocalhost(t *testing.T) {
 	assert.NoError(t, err)
 	assert.NoError(t, stop())
 }
+
+// settings reads the NAME=value lines of the start-up.
+func settings(startup []string) map[string]string {
+	env := map[string]string{}
+	for _, line := range startup {
+		if k, v, ok := strings.Cut(line, "="); ok {
+			env[k] = v
+		}
+	}
+	return env
+}
+
+// TestSeedRepeatsIDs: two runs with one -seed print the same credentials and answer
+// the same calls with the same ids; the controls add partners with seeded
+// credentials too.
+func TestSeedRepeatsIDs(t *testing.T) {
+	runOnce := func(seed string) []string {
+		startup, stop := start(t, "-addr", "127.0.0.1:0", "-seed", seed)
+		assert.Contains(t, startup, "ids and secrets drawn from seed "+seed)
+		env := settings(startup)
+		client, err := insurance.NewClient(env[insurance.EnvBaseURL],
+			insurance.WithCredentials(env[insurance.EnvClientID], env[insurance.EnvClientSecret]))
+		require.NoError(t, err)
+		quote, err := client.QuoteTravel(t.Context(), &insurance.TravelQuoteRequest{
+			Customer: insurance.Customer{EmailAddress: "ada@example.com"},
+			PolicyAttributes: insurance.TravelPolicyAttributes{
+				TripCost: 1000, TripStartDate: insurance.NewDate(2027, time.March, 1), TripEndDate: insurance.NewDate(2027, time.March, 3),
+			},
+		})
+		require.NoError(t, err)
+
+		req, err := http.NewRequest(http.MethodPost, env[insurance.EnvBaseURL]+"/sandbox/credentials", nil)
+		require.NoError(t, err)
+		req.SetBasicAuth(env[insurance.EnvClientID], env[insurance.EnvClientSecret])
+		resp, err := http.DefaultClient.Do(req)
+		require.NoError(t, err)
+		added, err := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		require.NoError(t, err)
+		require.Equal(t, http.StatusCreated, resp.StatusCode, "%s", added)
+
+		require.NoError(t, stop())
+		return []string{env[insurance.EnvClientID], env[insurance.EnvClientSecret], quote.QuoteID, string(added)}
+	}
+	first := runOnce("42")
+	assert.Equal(t, first, runOnce("42"))
+	other := runOnce("43")
+	for i := range first {
+		assert.NotEqual(t, first[i], other[i])
+	}
+}
+
+func TestSeedRefusesWhatIsNotAnInteger(t *testing.T) {
+	err := run(t.Context(), []string{"-seed", "forty-two"}, io.Discard)
+	assert.ErrorContains(t, err, `want an integer, not "forty-two"`)
+}

@@ -23,49 +23,62 @@ var authNames = map[auth]string{
 	authBearer:          "Bearer customer secret only",
 }
 
-// authenticate checks the one scheme the endpoint accepts. For the Bearer scheme it
-// returns the email address the customer secret was minted for.
-func (s *Sandbox) authenticate(r *http.Request, a auth) (string, error) {
+// caller is who sent a request of the interface: the partner, by client id, and for
+// a Bearer customer secret the email address it was minted for.
+type caller struct {
+	clientID string
+	email    string // Bearer only
+}
+
+// authenticate checks the one scheme the endpoint accepts and returns who called.
+// For the Bearer scheme the partner is the one that minted the customer secret.
+func (s *Sandbox) authenticate(r *http.Request, a auth) (caller, error) {
 	authorization := r.Header.Get("Authorization")
 	clientID := r.Header.Get("X-Api-Client-Id")
 	switch a {
 	case authBasic:
-		if s.basicOK(r) {
-			return "", nil
+		if id, ok := s.partnerOf(r); ok {
+			return caller{clientID: id}, nil
 		}
-		return "", unauthorized("this endpoint takes Basic auth with the partner client id and secret")
+		return caller{}, unauthorized("this endpoint takes Basic auth with a partner's client id and secret")
 	case authClientID:
-		if authorization == "" && equal(clientID, s.clientID) {
-			return "", nil
+		if authorization == "" && s.isClientID(clientID) {
+			return caller{clientID: clientID}, nil
 		}
-		return "", unauthorized("this endpoint takes only the x-api-client-id header with a known client id")
+		return caller{}, unauthorized("this endpoint takes only the x-api-client-id header with a known client id")
 	case authBasicOrClientID:
-		if (authorization != "" && s.basicOK(r)) || (authorization == "" && equal(clientID, s.clientID)) {
-			return "", nil
+		if authorization != "" {
+			if id, ok := s.partnerOf(r); ok {
+				return caller{clientID: id}, nil
+			}
+		} else if s.isClientID(clientID) {
+			return caller{clientID: clientID}, nil
 		}
-		return "", unauthorized("send Basic auth or the x-api-client-id header")
+		return caller{}, unauthorized("send Basic auth or the x-api-client-id header")
 	case authBearer:
 		token, ok := strings.CutPrefix(authorization, "Bearer ")
 		if !ok || clientID != "" {
-			return "", unauthorized("this endpoint takes only a Bearer customer client secret")
+			return caller{}, unauthorized("this endpoint takes only a Bearer customer client secret")
 		}
 		s.mu.Lock()
 		secret, known := s.secrets.get(token)
 		s.mu.Unlock()
 		if !known {
-			return "", unauthorized("unknown customer client secret")
+			return caller{}, unauthorized("unknown customer client secret")
 		}
 		if !s.Now().Before(secret.expires) {
-			return "", &apiError{status: http.StatusUnauthorized, code: "secret_expired", reason: "authentication", message: "the customer client secret has expired: create a new one"}
+			return caller{}, &apiError{status: http.StatusUnauthorized, code: "secret_expired", reason: "authentication", message: "the customer client secret has expired: create a new one"}
 		}
-		return secret.email, nil
+		return caller{clientID: secret.clientID, email: secret.email}, nil
 	}
-	return "", unauthorized("unknown auth scheme")
+	return caller{}, unauthorized("unknown auth scheme")
 }
 
-func (s *Sandbox) basicOK(r *http.Request) bool {
-	id, secret, ok := r.BasicAuth()
-	return ok && equal(id, s.clientID) && equal(secret, s.clientSecret)
+// isClientID reports whether id is a partner's client id.
+func (s *Sandbox) isClientID(id string) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.knownClientID(id)
 }
 
 func equal(a, b string) bool { return subtle.ConstantTimeCompare([]byte(a), []byte(b)) == 1 }

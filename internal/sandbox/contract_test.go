@@ -94,30 +94,35 @@ func (h *sandboxHarness) exchange(req sent, want refusal) (int, map[string]any) 
 	require.NotNil(t, in, "%s %s: %v", req.Method, req.Path, err)
 	switch want {
 	case allowed:
-		require.NoError(t, err, "api/openapi.yaml refuses the request %s %s", req.Method, req.Path)
+		require.NoError(t, err, "%s refuses the request %s %s", h.contract.name, req.Method, req.Path)
 	case refusedAuth:
 		var security *openapi3filter.SecurityRequirementsError
-		require.ErrorAs(t, err, &security, "api/openapi.yaml must refuse the credentials of %s %s", req.Method, req.Path)
+		require.ErrorAs(t, err, &security, "%s must refuse the credentials of %s %s", h.contract.name, req.Method, req.Path)
 	case refusedSchema:
 		var bad *openapi3filter.RequestError
-		require.ErrorAs(t, err, &bad, "api/openapi.yaml must refuse the body of %s %s", req.Method, req.Path)
+		require.ErrorAs(t, err, &bad, "%s must refuse the body of %s %s", h.contract.name, req.Method, req.Path)
 		require.NotNil(t, bad.RequestBody, "refused for its body: %v", err)
 	}
 
-	rec := httptest.NewRecorder()
-	h.sandbox.ServeHTTP(rec, req.request())
-	body := rec.Body.Bytes()
-	assert.NoError(t, h.contract.checkResponse(in, rec.Code, rec.Header(), body),
-		"the sandbox's answer %d to %s %s: %s", rec.Code, req.Method, req.Path, body)
+	status, header, body := h.serve(req)
+	assert.NoError(t, h.contract.checkResponse(in, status, header, body),
+		"the sandbox's answer %d to %s %s: %s", status, req.Method, req.Path, body)
 
 	var answer map[string]any
 	_ = json.Unmarshal(body, &answer) // a products list may be an array: answer stays nil
-	if req.Path == "/v1/events" && rec.Code >= 400 {
+	if req.Path == "/v1/events" && status >= 400 {
 		for _, field := range []string{"error", "error_code", "message", "reason", "status"} {
 			assert.Contains(t, answer, field, "the events error body")
 		}
 	}
-	return rec.Code, answer
+	return status, answer
+}
+
+// serve sends req to the sandbox, unchecked, and returns its answer.
+func (h *sandboxHarness) serve(req sent) (int, http.Header, []byte) {
+	rec := httptest.NewRecorder()
+	h.sandbox.ServeHTTP(rec, req.request())
+	return rec.Code, rec.Header(), rec.Body.Bytes()
 }
 
 // create makes an exchange the document allows and that must succeed with status,

@@ -7,22 +7,25 @@ import (
 )
 
 // The sandbox's own controls, over HTTP, for code in any language. They take Basic
-// auth with the partner credentials and never answer CORS: no page may call them.
-// Package insurancetest documents each.
+// auth with any partner's credentials, act on the whole sandbox (every partner's
+// records), and never answer CORS: no page may call them. api/sandbox.yaml describes
+// them; package insurancetest documents each.
 
-// control is one route of the controls: its handler gets the request body.
+// control is one route of the controls: its handler gets the request body and the
+// client id of the partner that called.
 type control struct {
 	route  string // "METHOD /path"
-	handle func(s *Sandbox, body []byte) (int, any, error)
+	handle func(s *Sandbox, body []byte, clientID string) (int, any, error)
 }
 
 var controls = []control{
+	{"POST /sandbox/credentials", (*Sandbox).credentialsControl},
 	{"POST /sandbox/tuition-quotes", (*Sandbox).newTuitionQuoteControl},
 	{"POST /sandbox/mark-purchased", (*Sandbox).markPurchasedControl},
 	{"POST /sandbox/faults", (*Sandbox).injectControl},
 	{"GET /sandbox/requests", (*Sandbox).requestsControl},
-	{"GET /sandbox/policies", list("policies", (*Sandbox).Policies)},
-	{"GET /sandbox/quotes", list("quotes", (*Sandbox).Quotes)},
+	{"GET /sandbox/policies", list("policies", func(s *Sandbox) []listedPolicy { return convert(s.Policies(), newListedPolicy) })},
+	{"GET /sandbox/quotes", list("quotes", func(s *Sandbox) []listedQuote { return convert(s.Quotes(), newListedQuote) })},
 	{"GET /sandbox/partners", list("partners", (*Sandbox).Partners)},
 	{"GET /sandbox/events", list("events", (*Sandbox).Events)},
 	{"POST /sandbox/clock", (*Sandbox).clockControl},
@@ -39,11 +42,12 @@ func Controls() []string {
 }
 
 func (s *Sandbox) serveControl(w http.ResponseWriter, r *http.Request) {
-	if !s.basicOK(r) {
-		writeError(w, unauthorized("the sandbox controls take Basic auth with the partner client id and secret"))
+	clientID, ok := s.partnerOf(r)
+	if !ok {
+		writeError(w, unauthorized("the sandbox controls take Basic auth with a partner's client id and secret"))
 		return
 	}
-	status, answer, err := s.control(r)
+	status, answer, err := s.control(r, clientID)
 	if err != nil {
 		writeError(w, err)
 		return
@@ -51,7 +55,7 @@ func (s *Sandbox) serveControl(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, status, answer)
 }
 
-func (s *Sandbox) control(r *http.Request) (int, any, error) {
+func (s *Sandbox) control(r *http.Request, clientID string) (int, any, error) {
 	body, err := readRequestBody(r)
 	if err != nil {
 		return 0, nil, err
@@ -59,14 +63,21 @@ func (s *Sandbox) control(r *http.Request) (int, any, error) {
 	route := r.Method + " " + r.URL.Path
 	for _, c := range controls {
 		if c.route == route {
-			return c.handle(s, body)
+			return c.handle(s, body, clientID)
 		}
 	}
 	return 0, nil, &apiError{status: http.StatusNotFound, code: "not_found",
 		message: "no sandbox control " + route + "; the controls are " + strings.Join(Controls(), ", ")}
 }
 
-func (s *Sandbox) newTuitionQuoteControl(body []byte) (int, any, error) {
+// credentialsControl adds a partner (AddPartner).
+func (s *Sandbox) credentialsControl([]byte, string) (int, any, error) {
+	id, secret := s.AddPartner()
+	return http.StatusCreated, map[string]string{"client_id": id, "client_secret": secret}, nil
+}
+
+// newTuitionQuoteControl makes a tuition quote of the calling partner.
+func (s *Sandbox) newTuitionQuoteControl(body []byte, clientID string) (int, any, error) {
 	var req struct {
 		CustomerEmailAddress string `json:"customer_email_address"`
 	}
@@ -76,10 +87,14 @@ func (s *Sandbox) newTuitionQuoteControl(body []byte) (int, any, error) {
 	if err := checkEmail("customer_email_address", req.CustomerEmailAddress); err != nil {
 		return 0, nil, err
 	}
-	return http.StatusCreated, map[string]string{"quote_id": s.NewTuitionQuote(req.CustomerEmailAddress)}, nil
+	id, err := s.NewTuitionQuoteFor(clientID, req.CustomerEmailAddress)
+	if err != nil {
+		return 0, nil, err // the caller authenticated as clientID: cannot happen
+	}
+	return http.StatusCreated, map[string]string{"quote_id": id}, nil
 }
 
-func (s *Sandbox) markPurchasedControl(body []byte) (int, any, error) {
+func (s *Sandbox) markPurchasedControl(body []byte, _ string) (int, any, error) {
 	var req struct {
 		QuoteID string `json:"quote_id"`
 	}
@@ -104,7 +119,7 @@ type faultRequest struct {
 	Drop    bool              `json:"drop"`
 }
 
-func (s *Sandbox) injectControl(body []byte) (int, any, error) {
+func (s *Sandbox) injectControl(body []byte, _ string) (int, any, error) {
 	var req faultRequest
 	if err := decodeStrict(body, &req); err != nil {
 		return 0, nil, err
@@ -120,6 +135,9 @@ func (s *Sandbox) injectControl(body []byte) (int, any, error) {
 	if err := s.Inject(req.Route, f); err != nil {
 		return 0, nil, badRequest("invalid_fault", "%v", err)
 	}
+	if req.Header == nil {
+		req.Header = map[string]string{} // answered as {}, as api/sandbox.yaml says, not null
+	}
 	return http.StatusCreated, req, nil
 }
 
@@ -128,29 +146,57 @@ type loggedRequest struct {
 	Method     string      `json:"method"`
 	Path       string      `json:"path"`
 	Auth       string      `json:"auth"`
+	ClientID   string      `json:"client_id"`
 	Header     http.Header `json:"header"`
 	Body       string      `json:"body"`
 	StatusCode int         `json:"status_code"`
 	ReceivedAt time.Time   `json:"received_at"`
 }
 
-func (s *Sandbox) requestsControl([]byte) (int, any, error) {
+func (s *Sandbox) requestsControl([]byte, string) (int, any, error) {
 	logged := s.Requests()
 	out := make([]loggedRequest, 0, len(logged))
 	for _, q := range logged {
-		out = append(out, loggedRequest{q.Method, q.Path, q.Auth, q.Header, string(q.Body), q.StatusCode, q.ReceivedAt})
+		out = append(out, loggedRequest{q.Method, q.Path, q.Auth, q.ClientID, q.Header, string(q.Body), q.StatusCode, q.ReceivedAt})
 	}
 	return http.StatusOK, map[string]any{"requests": out}, nil
 }
 
+// listedQuote is a quote as the controls list it: as a quote answers it, and the
+// partner whose quote it is.
+type listedQuote struct {
+	Quote
+	ClientID string `json:"client_id"`
+}
+
+func newListedQuote(q Quote) listedQuote { return listedQuote{q, q.ClientID} }
+
+// listedPolicy is a policy as the controls list it: as a purchase answers it, and the
+// partner whose policy it is.
+type listedPolicy struct {
+	Policy
+	ClientID string `json:"client_id"`
+}
+
+func newListedPolicy(p Policy) listedPolicy { return listedPolicy{p, p.ClientID} }
+
+// convert maps each record.
+func convert[S, T any](in []S, to func(S) T) []T {
+	out := make([]T, len(in))
+	for i, r := range in {
+		out[i] = to(r)
+	}
+	return out
+}
+
 // list answers {name: records()}.
-func list[T any](name string, records func(*Sandbox) []T) func(*Sandbox, []byte) (int, any, error) {
-	return func(s *Sandbox, _ []byte) (int, any, error) {
+func list[T any](name string, records func(*Sandbox) []T) func(*Sandbox, []byte, string) (int, any, error) {
+	return func(s *Sandbox, _ []byte, _ string) (int, any, error) {
 		return http.StatusOK, map[string]any{name: records(s)}, nil
 	}
 }
 
-func (s *Sandbox) clockControl(body []byte) (int, any, error) {
+func (s *Sandbox) clockControl(body []byte, _ string) (int, any, error) {
 	var req struct {
 		Advance string `json:"advance"`
 	}
@@ -165,7 +211,7 @@ func (s *Sandbox) clockControl(body []byte) (int, any, error) {
 	return http.StatusOK, map[string]any{"now": s.Now().UTC()}, nil
 }
 
-func (s *Sandbox) resetControl([]byte) (int, any, error) {
+func (s *Sandbox) resetControl([]byte, string) (int, any, error) {
 	s.Reset()
 	return http.StatusOK, map[string]any{}, nil
 }

@@ -2,8 +2,6 @@ package sandbox
 
 import (
 	"net/http"
-
-	"github.com/google/uuid"
 )
 
 // event is a stored insured event; it is also the body of its answer.
@@ -26,7 +24,7 @@ type eventAttributes struct {
 	} `json:"room_block_protection"`
 }
 
-func (s *Sandbox) createEvent(body []byte, _ string) (int, any, error) {
+func (s *Sandbox) createEvent(body []byte, _ caller) (int, any, error) {
 	var req eventRequest
 	if err := decode(body, &req); err != nil {
 		return 0, nil, err
@@ -46,7 +44,7 @@ func (s *Sandbox) createEvent(body []byte, _ string) (int, any, error) {
 		return 0, nil, badRequest("invalid_dates", "event_end_date is before event_start_date")
 	}
 	e := &event{
-		ID:                        uuid.New().String(),
+		ID:                        s.ids.uuid(idEvent),
 		eventRequest:              req,
 		Metadata:                  map[string]any{},
 		InsuranceRequired:         true,

@@ -17,6 +17,7 @@ type Request struct {
 	Method     string
 	Path       string
 	Auth       string // "basic", "client-id", "bearer", "none"; schemes joined with "+" when several
+	ClientID   string // the known partner client id it carried (Basic, else x-api-client-id); "" otherwise
 	Header     http.Header
 	Body       []byte
 	StatusCode int // 0 until answered, and when dropped or abandoned
@@ -31,11 +32,25 @@ func (s *Sandbox) record(r *http.Request, body []byte) *Request {
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	entry.ClientID = s.carriedClientID(r)
 	s.log = append(s.log, entry)
 	if len(s.log) > MaxRecords {
 		s.log = s.log[len(s.log)-MaxRecords:]
 	}
 	return entry
+}
+
+// carriedClientID is the client id r carried, in its Basic credentials or else its
+// x-api-client-id header, when it is a partner's: a secret sent in its place is never
+// logged. The caller holds s.mu.
+func (s *Sandbox) carriedClientID(r *http.Request) string {
+	if id, _, ok := r.BasicAuth(); ok && s.knownClientID(id) {
+		return id
+	}
+	if id := r.Header.Get("X-Api-Client-Id"); s.knownClientID(id) {
+		return id
+	}
+	return ""
 }
 
 // Requests returns the logged requests, oldest first.

@@ -2,8 +2,6 @@ package sandbox
 
 import (
 	"net/http"
-
-	"github.com/google/uuid"
 )
 
 // partner is a stored partner; it is also the body of the onboarding answer, which
@@ -33,7 +31,7 @@ const (
 	partnerOnboardingURL           = "https://partners.sandbox.invalid/travel-retailer/onboarding/"
 )
 
-func (s *Sandbox) onboardPartner(body []byte, _ string) (int, any, error) {
+func (s *Sandbox) onboardPartner(body []byte, _ caller) (int, any, error) {
 	var req onboardRequest
 	if err := decode(body, &req); err != nil {
 		return 0, nil, err
@@ -60,7 +58,7 @@ func (s *Sandbox) onboardPartner(body []byte, _ string) (int, any, error) {
 		}
 	}
 	p := &partner{
-		ID: uuid.New().String(), Status: partnerStatusPendingOnboarding, Type: partnerTypeLimited,
+		ID: s.ids.uuid(idPartner), Status: partnerStatusPendingOnboarding, Type: partnerTypeLimited,
 		EntityName: req.EntityName, AdministrativeEmailAddress: req.AdministrativeEmailAddress,
 		BillingEmailAddress: req.BillingEmailAddress, Address: req.Address, City: req.City,
 		State: req.State, PostalCode: req.PostalCode, Country: req.Country, Website: req.Website,

@@ -11,7 +11,7 @@ const (
 	productTuition    = "tuition"
 )
 
-func (s *Sandbox) listProducts([]byte, string) (int, any, error) {
+func (s *Sandbox) listProducts([]byte, caller) (int, any, error) {
 	return http.StatusOK, map[string]any{"products": []map[string]string{
 		{"id": productGapMedical, "name": "Gap medical", "quote_path": "/v1/quote/gap-medical", "purchase_path": "/v1/purchase/gap-medical"},
 		{"id": productTravel, "name": "Travel", "quote_path": "/v1/quote/travel"},

@@ -29,9 +29,10 @@ type Policy struct {
 	Premium       float64   `json:"premium"`
 	Currency      string    `json:"currency"`
 	CreatedAt     time.Time `json:"created_at"`
+	ClientID      string    `json:"-"` // the partner whose quote it binds
 }
 
-func (s *Sandbox) purchaseTuition(body []byte, _ string) (int, any, error) {
+func (s *Sandbox) purchaseTuition(body []byte, c caller) (int, any, error) {
 	var req tuitionPurchaseRequest
 	if err := decode(body, &req); err != nil {
 		return 0, nil, err
@@ -39,10 +40,10 @@ func (s *Sandbox) purchaseTuition(body []byte, _ string) (int, any, error) {
 	if req.QuoteID == "" {
 		return 0, nil, missing("quote_id")
 	}
-	return s.buy(productTuition, req.QuoteID, "", req.PaymentMethod)
+	return s.buy(productTuition, req.QuoteID, c, req.PaymentMethod)
 }
 
-func (s *Sandbox) purchaseGapMedical(body []byte, secretEmail string) (int, any, error) {
+func (s *Sandbox) purchaseGapMedical(body []byte, c caller) (int, any, error) {
 	var req gapMedicalPurchaseRequest
 	if err := decode(body, &req); err != nil {
 		return 0, nil, err
@@ -55,19 +56,26 @@ func (s *Sandbox) purchaseGapMedical(body []byte, secretEmail string) (int, any,
 	case req.PaymentMethod.Card != nil || req.PaymentMethod.BankAccount != nil:
 		return 0, nil, badRequest("invalid_payment_method", "gap-medical purchases take only payment_method.token from the client-side component")
 	}
-	return s.buy(productGapMedical, req.QuoteID, secretEmail, req.PaymentMethod)
+	return s.buy(productGapMedical, req.QuoteID, c, req.PaymentMethod)
 }
 
 // buy issues a policy for the quote, all under one lock so that of two purchases of
-// one quote exactly one wins. secretEmail, when set, must be the quote's customer.
-func (s *Sandbox) buy(product, quoteID, secretEmail string, pm wirePaymentMethod) (int, any, error) {
+// one quote exactly one wins. A customer secret (c.email set) buys only quotes of the
+// partner that minted it, for the customer it was minted for.
+func (s *Sandbox) buy(product, quoteID string, c caller, pm wirePaymentMethod) (int, any, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	q, err := s.quoteFor(product, quoteID)
+	if q, ok := s.quotes.get(quoteID); ok && c.email != "" && q.ClientID != c.clientID {
+		return 0, nil, &apiError{
+			status: http.StatusForbidden, code: "secret_scope", reason: "forbidden",
+			message: "the customer client secret was created by another partner than the one this quote belongs to",
+		}
+	}
+	q, err := s.quoteFor(product, c.clientID, quoteID)
 	if err != nil {
 		return 0, nil, err
 	}
-	if secretEmail != "" && !strings.EqualFold(secretEmail, q.CustomerEmail) {
+	if c.email != "" && !strings.EqualFold(c.email, q.CustomerEmail) {
 		return 0, nil, &apiError{
 			status: http.StatusForbidden, code: "secret_scope", reason: "forbidden",
 			message: "the customer client secret was created for another email address than this quote's customer",
@@ -83,7 +91,7 @@ func (s *Sandbox) buy(product, quoteID, secretEmail string, pm wirePaymentMethod
 // issuePolicy binds q. The caller holds s.mu.
 func (s *Sandbox) issuePolicy(q *Quote) *Policy {
 	p := &Policy{
-		PolicyID: "pol_" + randomHex(8), QuoteID: q.QuoteID, Product: q.Product,
+		PolicyID: "pol_" + s.ids.hex(idPolicy, 8), QuoteID: q.QuoteID, ClientID: q.ClientID, Product: q.Product,
 		Status: policyStatusActive, Premium: q.Premium, Currency: q.Currency,
 		CustomerEmail: q.CustomerEmail, CreatedAt: s.Now().UTC(),
 	}

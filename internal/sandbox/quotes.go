@@ -29,9 +29,10 @@ type Quote struct {
 	Currency      string    `json:"currency"`
 	CreatedAt     time.Time `json:"created_at"`
 	UpdatedAt     time.Time `json:"updated_at"`
+	ClientID      string    `json:"-"` // the partner whose quote it is
 }
 
-func (s *Sandbox) quoteTravel(body []byte, _ string) (int, any, error) {
+func (s *Sandbox) quoteTravel(body []byte, c caller) (int, any, error) {
 	var req travelQuoteRequest
 	if err := decode(body, &req); err != nil {
 		return 0, nil, err
@@ -62,10 +63,10 @@ func (s *Sandbox) quoteTravel(body []byte, _ string) (int, any, error) {
 	days := float64(end.Sub(start)/(24*time.Hour)) + 1
 	travelers := float64(1 + len(pa.AdditionalTravelers))
 	premium := money(pa.TripCost*travelRatePerCost + travelPerTravelerDay*days*travelers)
-	return s.saveQuote(productTravel, req.QuoteID, req.Customer.EmailAddress, premium, req.Currency)
+	return s.saveQuote(productTravel, c.clientID, req.QuoteID, req.Customer.EmailAddress, premium, req.Currency)
 }
 
-func (s *Sandbox) quoteGapMedical(body []byte, _ string) (int, any, error) {
+func (s *Sandbox) quoteGapMedical(body []byte, c caller) (int, any, error) {
 	var req gapMedicalQuoteRequest
 	if err := decode(body, &req); err != nil {
 		return 0, nil, err
@@ -77,21 +78,22 @@ func (s *Sandbox) quoteGapMedical(body []byte, _ string) (int, any, error) {
 	if _, err := requiredDay("policy_attributes.coverage_start_date", start); err != nil {
 		return 0, nil, err
 	}
-	return s.saveQuote(productGapMedical, req.QuoteID, req.Customer.EmailAddress, gapMedicalMonthly, req.Currency)
+	return s.saveQuote(productGapMedical, c.clientID, req.QuoteID, req.Customer.EmailAddress, gapMedicalMonthly, req.Currency)
 }
 
-// saveQuote creates a quote (201) when id is empty and updates quote id (200)
-// otherwise: 400 when it is unknown or of another product, 422 when it was bought.
-func (s *Sandbox) saveQuote(product, id, email string, premium float64, currency string) (int, any, error) {
+// saveQuote creates a quote of partner clientID (201) when id is empty and updates
+// quote id (200) otherwise: 400 when it is unknown, another partner's or of another
+// product, 422 when it was bought.
+func (s *Sandbox) saveQuote(product, clientID, id, email string, premium float64, currency string) (int, any, error) {
 	if currency == "" {
 		currency = defaultCurrency
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if id == "" {
-		return http.StatusCreated, *s.newQuote(product, email, premium, currency), nil
+		return http.StatusCreated, *s.newQuote(product, clientID, email, premium, currency), nil
 	}
-	q, err := s.quoteFor(product, id)
+	q, err := s.quoteFor(product, clientID, id)
 	if err != nil {
 		return 0, nil, err
 	}
@@ -99,11 +101,11 @@ func (s *Sandbox) saveQuote(product, id, email string, premium float64, currency
 	return http.StatusOK, *q, nil
 }
 
-// newQuote stores a new quote. The caller holds s.mu.
-func (s *Sandbox) newQuote(product, email string, premium float64, currency string) *Quote {
+// newQuote stores a new quote of partner clientID. The caller holds s.mu.
+func (s *Sandbox) newQuote(product, clientID, email string, premium float64, currency string) *Quote {
 	now := s.Now().UTC()
 	q := &Quote{
-		QuoteID: "q_" + randomHex(8), Product: product, Status: quoteStatusQuoted,
+		QuoteID: "q_" + s.ids.hex(idQuote, 8), ClientID: clientID, Product: product, Status: quoteStatusQuoted,
 		Premium: premium, Currency: currency, CustomerEmail: email,
 		CreatedAt: now, UpdatedAt: now,
 	}
@@ -111,12 +113,13 @@ func (s *Sandbox) newQuote(product, email string, premium float64, currency stri
 	return q
 }
 
-// quoteFor finds a quote of product that can still be bought or updated. The caller
-// holds s.mu.
-func (s *Sandbox) quoteFor(product, id string) (*Quote, error) {
+// quoteFor finds a quote of product and of partner clientID that can still be
+// bought or updated; another partner's quote is as unknown as one never made. The
+// caller holds s.mu.
+func (s *Sandbox) quoteFor(product, clientID, id string) (*Quote, error) {
 	q, ok := s.quotes.get(id)
 	switch {
-	case !ok:
+	case !ok || q.ClientID != clientID:
 		return nil, badRequest("quote_not_found", "quote_id %q is not a known quote", id)
 	case q.Product != product:
 		return nil, badRequest("quote_product_mismatch", "quote_id %q is a %s quote, not %s", id, q.Product, product)
@@ -129,12 +132,23 @@ func (s *Sandbox) quoteFor(product, id string) (*Quote, error) {
 	return q, nil
 }
 
-// NewTuitionQuote creates a tuition quote for email, as happens outside the
-// interface, and returns its id.
+// NewTuitionQuote creates a tuition quote of the first partner for email, as happens
+// outside the interface, and returns its id.
 func (s *Sandbox) NewTuitionQuote(email string) string {
+	id, _ := s.NewTuitionQuoteFor(s.first.clientID, email)
+	return id
+}
+
+// NewTuitionQuoteFor creates a tuition quote of the partner clientID for email, as
+// happens outside the interface, and returns its id. It fails when clientID is no
+// partner's.
+func (s *Sandbox) NewTuitionQuoteFor(clientID, email string) (string, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return s.newQuote(productTuition, email, tuitionPremium, defaultCurrency).QuoteID
+	if !s.knownClientID(clientID) {
+		return "", fmt.Errorf("insurancetest: %q is no partner's client id", clientID)
+	}
+	return s.newQuote(productTuition, clientID, email, tuitionPremium, defaultCurrency).QuoteID, nil
 }
 
 // money rounds to cents.

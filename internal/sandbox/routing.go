@@ -20,6 +20,8 @@ const (
 	ComponentPath = "/sandbox/gap-medical.js"
 	// OpenAPIPath serves api/openapi.yaml, the description of the interface.
 	OpenAPIPath = "/sandbox/openapi.yaml"
+	// SandboxDocumentPath serves api/sandbox.yaml, the description of the controls.
+	SandboxDocumentPath = "/sandbox/sandbox.yaml"
 )
 
 // endpoint is one route of the interface. handle returns the status and body to send,
@@ -27,7 +29,7 @@ const (
 type endpoint struct {
 	method, path string
 	auth         auth
-	handle       func(s *Sandbox, body []byte, bearerEmail string) (int, any, error)
+	handle       func(s *Sandbox, body []byte, c caller) (int, any, error)
 	// corsHeaders, when set, lets pages on an allowed origin call the endpoint with
 	// these request headers. Basic-auth endpoints have none: no page may call them.
 	corsHeaders string
@@ -86,7 +88,7 @@ func (s *Sandbox) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			writeError(w, &apiError{status: http.StatusInternalServerError, code: "internal", message: fmt.Sprint("sandbox bug: ", p)})
 		}
 	}()
-	w.Header().Set("X-Request-Id", "req_"+randomHex(8))
+	w.Header().Set("X-Request-Id", "req_"+s.ids.hex(idRequest, 8))
 	if s.latency > 0 && !wait(r, s.latency) {
 		return
 	}
@@ -98,6 +100,9 @@ func (s *Sandbox) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	case r.URL.Path == OpenAPIPath && r.Method == http.MethodGet:
 		w.Header().Set("Content-Type", "application/yaml")
 		_, _ = w.Write(api.OpenAPI)
+	case r.URL.Path == SandboxDocumentPath && r.Method == http.MethodGet:
+		w.Header().Set("Content-Type", "application/yaml")
+		_, _ = w.Write(api.Sandbox())
 	case strings.HasPrefix(r.URL.Path, "/sandbox/"):
 		s.serveControl(w, r)
 	default:
@@ -139,14 +144,14 @@ func (s *Sandbox) handle(r *http.Request, ep endpoint, known bool, body []byte, 
 	case r.Method != ep.method:
 		return 0, nil, &apiError{status: http.StatusMethodNotAllowed, code: "method_not_allowed", message: r.URL.Path + " takes " + ep.method}
 	}
-	email, err := s.authenticate(r, ep.auth)
+	c, err := s.authenticate(r, ep.auth)
 	if err != nil {
 		return 0, nil, err
 	}
 	if readErr != nil {
 		return 0, nil, readErr
 	}
-	return ep.handle(s, body, email)
+	return ep.handle(s, body, c)
 }
 
 // readRequestBody reads the body, up to MaxBodyBytes.

@@ -7,9 +7,10 @@
 // mirrored here and pass unseen.
 //
 // Reading order: sandbox.go (the state), routing.go (the endpoint table and how a
-// request is served), auth.go, answers.go (the error body), store.go; then one file
-// per resource: products.go, quotes.go, purchases.go, secrets.go, partners.go,
-// events.go, with wire.go for the request bodies they decode. Around them: faults.go
+// request is served), auth.go, accounts.go (the partners it accepts), answers.go (the
+// error body), store.go, ids.go (random or seeded ids); then one file per resource:
+// products.go, quotes.go, purchases.go, secrets.go, partners.go, events.go, with
+// wire.go for the request bodies they decode. Around them: faults.go
 // (injected failures), log.go (the request log), records.go (the records tests read),
 // controls.go (the /sandbox/ controls) and memory.go (the in-memory transport).
 package sandbox
@@ -31,27 +32,32 @@ const (
 
 // Config sets up a Sandbox. Zero fields take defaults.
 type Config struct {
-	ClientID     string        // default: random
-	ClientSecret string        // default: random
+	ClientID     string        // the first partner's client id; default: random
+	ClientSecret string        // the first partner's client secret; default: random
 	SecretTTL    time.Duration // lifetime of customer secrets; default 15 minutes
 	Latency      time.Duration // every answer waits this long
 	Now          func() time.Time
 	// AllowedOrigins are the web origins (e.g. "http://127.0.0.1:8090") whose pages may
 	// call the browser endpoints: the two gap-medical ones and the travel quote.
 	AllowedOrigins []string
+	// Seed, when set, draws every id and secret the sandbox makes (credentials, quote
+	// and policy ids, customer secrets, uuids, request ids) from this seed instead of
+	// crypto/rand: the same calls in the same order give the same ids.
+	Seed *int64
 }
 
 // Sandbox is the interface's state and its HTTP handler. Safe for concurrent use.
 type Sandbox struct {
-	clientID     string
-	clientSecret string
-	secretTTL    time.Duration
-	latency      time.Duration
-	clock        func() time.Time
-	advanced     atomic.Int64 // how far Advance has moved the clock, in nanoseconds
-	origins      map[string]bool
+	secretTTL time.Duration
+	latency   time.Duration
+	clock     func() time.Time
+	advanced  atomic.Int64 // how far Advance has moved the clock, in nanoseconds
+	origins   map[string]bool
+	ids       *idSource
+	first     account // the partner of Config, also accounts[0]
 
 	mu       sync.Mutex
+	accounts []account // the partners the sandbox accepts, the first from Config
 	quotes   *store[*Quote]
 	policies *store[*Policy]
 	secrets  *store[customerSecret]
@@ -64,19 +70,20 @@ type Sandbox struct {
 // New returns a Sandbox.
 func New(cfg Config) *Sandbox {
 	s := &Sandbox{
-		clientID:     cfg.ClientID,
-		clientSecret: cfg.ClientSecret,
-		secretTTL:    cfg.SecretTTL,
-		latency:      cfg.Latency,
-		clock:        cfg.Now,
-		origins:      map[string]bool{},
+		secretTTL: cfg.SecretTTL,
+		latency:   cfg.Latency,
+		clock:     cfg.Now,
+		origins:   map[string]bool{},
+		ids:       newIDSource(cfg.Seed),
 	}
-	if s.clientID == "" {
-		s.clientID = "ci_sandbox_" + randomHex(8)
+	first := s.newAccount()
+	if cfg.ClientID != "" {
+		first.clientID = cfg.ClientID
 	}
-	if s.clientSecret == "" {
-		s.clientSecret = "cs_sandbox_" + randomHex(16)
+	if cfg.ClientSecret != "" {
+		first.clientSecret = cfg.ClientSecret
 	}
+	s.first, s.accounts = first, []account{first}
 	if s.secretTTL <= 0 {
 		s.secretTTL = DefaultSecretTTL
 	}
@@ -90,11 +97,11 @@ func New(cfg Config) *Sandbox {
 	return s
 }
 
-// ClientID is the partner client id the sandbox accepts.
-func (s *Sandbox) ClientID() string { return s.clientID }
+// ClientID is the first partner's client id.
+func (s *Sandbox) ClientID() string { return s.first.clientID }
 
-// ClientSecret is the partner client secret the sandbox accepts.
-func (s *Sandbox) ClientSecret() string { return s.clientSecret }
+// ClientSecret is the first partner's client secret.
+func (s *Sandbox) ClientSecret() string { return s.first.clientSecret }
 
 // Now is the time on the sandbox's clock: the Config's clock moved on by Advance.
 func (s *Sandbox) Now() time.Time { return s.clock().Add(time.Duration(s.advanced.Load())) }
@@ -108,8 +115,8 @@ func (s *Sandbox) Advance(d time.Duration) {
 	s.advanced.Add(int64(d))
 }
 
-// Reset forgets every record, fault and logged request. The credentials and the
-// clock stay.
+// Reset forgets every record, fault and logged request. The partners' credentials,
+// the clock and the ids to come stay: with a seed, ids go on from where they were.
 func (s *Sandbox) Reset() {
 	s.mu.Lock()
 	defer s.mu.Unlock()

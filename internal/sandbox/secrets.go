@@ -11,13 +11,15 @@ const (
 	customerSecretHexBytes = 24
 )
 
-// customerSecret is a stored customer secret: whom it was minted for, and until when.
+// customerSecret is a stored customer secret: which partner minted it, for whom, and
+// until when.
 type customerSecret struct {
-	email   string
-	expires time.Time
+	clientID string
+	email    string
+	expires  time.Time
 }
 
-func (s *Sandbox) createCustomerSecret(body []byte, _ string) (int, any, error) {
+func (s *Sandbox) createCustomerSecret(body []byte, c caller) (int, any, error) {
 	var req customerSecretRequest
 	if err := decode(body, &req); err != nil {
 		return 0, nil, err
@@ -25,10 +27,10 @@ func (s *Sandbox) createCustomerSecret(body []byte, _ string) (int, any, error) 
 	if err := checkEmail("email_address", req.EmailAddress); err != nil {
 		return 0, nil, err
 	}
-	secret := customerSecretPrefix + randomHex(customerSecretHexBytes)
+	secret := customerSecretPrefix + s.ids.hex(idCustomerSecret, customerSecretHexBytes)
 	expires := s.Now().Add(s.secretTTL)
 	s.mu.Lock()
-	s.secrets.put(secret, customerSecret{email: req.EmailAddress, expires: expires})
+	s.secrets.put(secret, customerSecret{clientID: c.clientID, email: req.EmailAddress, expires: expires})
 	s.mu.Unlock()
 	return http.StatusCreated, map[string]any{
 		"secret": secret, "email_address": req.EmailAddress, "expires_at": expires.UTC(),

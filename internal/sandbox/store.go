@@ -1,16 +1,8 @@
 package sandbox
 
 import (
-	"crypto/rand"
 	_ "embed"
-	"encoding/hex"
 )
-
-func randomHex(n int) string {
-	b := make([]byte, n)
-	_, _ = rand.Read(b)
-	return hex.EncodeToString(b)
-}
 
 // store is a map that forgets its oldest entries beyond a cap, so a long-running
 // sandbox does not grow without bound; it keeps the order of insertion. The caller

@@ -1,0 +1,186 @@
+package sandbox_test
+
+// The sandbox's controls against api/sandbox.yaml, both ways, as contract_test.go
+// checks the interface against api/openapi.yaml: every control request below is
+// validated against the document (allowed, or refused for the reason the case
+// states), and so is every answer, errors included.
+
+import (
+	"net/http"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/partnerinsure/insurance-go/api"
+	"github.com/partnerinsure/insurance-go/internal/sandbox"
+)
+
+var loadControls = sync.OnceValues(func() (*contract, error) { return loadContract("api/sandbox.yaml", api.Sandbox()) })
+
+// controlsContract returns api/sandbox.yaml, loaded and validated once per test binary.
+func controlsContract(t testing.TB) *contract {
+	t.Helper()
+	c, err := loadControls()
+	require.NoError(t, err)
+	return c
+}
+
+// newControlsHarness is a harness whose exchanges are checked against api/sandbox.yaml.
+func newControlsHarness(t *testing.T) *sandboxHarness {
+	h := newSandboxHarness(t)
+	h.contract = controlsContract(t)
+	return h
+}
+
+// setUp sends a request of the interface, unchecked, and requires status.
+func (h *sandboxHarness) setUp(req sent, status int) {
+	h.t.Helper()
+	got, _, body := h.serve(req)
+	require.Equal(h.t, status, got, "%s %s: %s", req.Method, req.Path, body)
+}
+
+// bought sets up a tuition quote bought with a card, so that every list has a record
+// with every field.
+func (h *sandboxHarness) bought() {
+	h.setUp(h.basic("POST", "/v1/purchase/tuition", tuitionPurchase(h.sandbox.NewTuitionQuote("ada@example.com"),
+		`{"card": {"number": "`+sandbox.CardOK+`", "verification": "123"}}`)), http.StatusCreated)
+	h.setUp(h.basic("POST", "/v1/quote/travel", travelQuoteBody), http.StatusCreated)
+}
+
+// TestControlsFollowTheirDocument covers every control's success and the errors each
+// gives; it fails when the document gains an operation no case succeeds on.
+func TestControlsFollowTheirDocument(t *testing.T) {
+	tests := []struct {
+		name    string
+		request func(h *sandboxHarness) sent // may set up records first
+		status  int
+		refused refusal
+	}{
+		{"credentials", func(h *sandboxHarness) sent { return h.basic("POST", "/sandbox/credentials", "") }, 201, allowed},
+		{"credentials without auth: 401", func(h *sandboxHarness) sent { return h.anonymous("POST", "/sandbox/credentials", "") }, 401, refusedAuth},
+		{"credentials with the client id header: 401", func(h *sandboxHarness) sent { return h.clientID("POST", "/sandbox/credentials", "") }, 401, refusedAuth},
+		{"credentials with a wrong secret: 401", func(h *sandboxHarness) sent {
+			return h.request("POST", "/sandbox/credentials", "", "Authorization", "Basic "+basicCredential(h.sandbox.ClientID(), "wrong"))
+		}, 401, allowed},
+		{"a control with an added partner's credentials", func(h *sandboxHarness) sent {
+			id, secret := h.sandbox.AddPartner()
+			return h.request("GET", "/sandbox/quotes", "", "Authorization", "Basic "+basicCredential(id, secret))
+		}, 200, allowed},
+
+		{"tuition quote", func(h *sandboxHarness) sent {
+			return h.basic("POST", "/sandbox/tuition-quotes", `{"customer_email_address": "ada@example.com"}`)
+		}, 201, allowed},
+		{"tuition quote without an email: 400", func(h *sandboxHarness) sent { return h.basic("POST", "/sandbox/tuition-quotes", `{}`) }, 400, refusedSchema},
+		{"tuition quote for what is no email: 400", func(h *sandboxHarness) sent {
+			return h.basic("POST", "/sandbox/tuition-quotes", `{"customer_email_address": "ada"}`)
+		}, 400, refusedSchema},
+		{"tuition quote with a misspelt field: 400", func(h *sandboxHarness) sent {
+			return h.basic("POST", "/sandbox/tuition-quotes", `{"customer_email": "ada@example.com"}`)
+		}, 400, refusedSchema},
+
+		{"mark purchased", func(h *sandboxHarness) sent {
+			return h.basic("POST", "/sandbox/mark-purchased", `{"quote_id": "`+h.sandbox.NewTuitionQuote("ada@example.com")+`"}`)
+		}, 200, allowed},
+		{"mark purchased an unknown quote: 400", func(h *sandboxHarness) sent {
+			return h.basic("POST", "/sandbox/mark-purchased", `{"quote_id": "q_unknown"}`)
+		}, 400, allowed},
+		{"mark purchased twice: 400", func(h *sandboxHarness) sent {
+			id := h.sandbox.NewTuitionQuote("ada@example.com")
+			require.NoError(h.t, h.sandbox.MarkPurchased(id))
+			return h.basic("POST", "/sandbox/mark-purchased", `{"quote_id": "`+id+`"}`)
+		}, 400, allowed},
+
+		{"fault with every field", func(h *sandboxHarness) sent {
+			return h.basic("POST", "/sandbox/faults", `{"route": "POST /v1/quote/travel", "times": 1, "process": false,
+				"status": 503, "body": "<html>busy</html>", "header": {"Retry-After": "1"}, "delay_ms": 5, "drop": false}`)
+		}, 201, allowed},
+		{"fault that drops after processing", func(h *sandboxHarness) sent {
+			return h.basic("POST", "/sandbox/faults", `{"route": "POST /v1/purchase/tuition", "times": 1, "process": true, "drop": true}`)
+		}, 201, allowed},
+		{"fault on no route of the interface: 400", func(h *sandboxHarness) sent {
+			return h.basic("POST", "/sandbox/faults", `{"route": "GET /v1/nope", "status": 503}`)
+		}, 400, allowed},
+		{"fault that drops and answers: 400", func(h *sandboxHarness) sent {
+			return h.basic("POST", "/sandbox/faults", `{"route": "GET /v1/products", "status": 503, "drop": true}`)
+		}, 400, allowed},
+		{"fault with a misspelt field: 400", func(h *sandboxHarness) sent {
+			return h.basic("POST", "/sandbox/faults", `{"route": "GET /v1/products", "satus": 503}`)
+		}, 400, refusedSchema},
+
+		{"requests", func(h *sandboxHarness) sent {
+			h.bought()
+			h.setUp(h.anonymous("GET", "/v1/products", ""), http.StatusUnauthorized)
+			return h.basic("GET", "/sandbox/requests", "")
+		}, 200, allowed},
+		{"requests without auth: 401", func(h *sandboxHarness) sent { return h.anonymous("GET", "/sandbox/requests", "") }, 401, refusedAuth},
+		{"policies", func(h *sandboxHarness) sent { h.bought(); return h.basic("GET", "/sandbox/policies", "") }, 200, allowed},
+		{"quotes", func(h *sandboxHarness) sent { h.bought(); return h.basic("GET", "/sandbox/quotes", "") }, 200, allowed},
+		{"partners", func(h *sandboxHarness) sent {
+			h.setUp(h.basic("POST", "/v1/partners/onboard", onboardBody+`}`), http.StatusCreated)
+			return h.basic("GET", "/sandbox/partners", "")
+		}, 200, allowed},
+		{"events", func(h *sandboxHarness) sent {
+			h.setUp(h.basic("POST", "/v1/events", eventBody), http.StatusCreated)
+			return h.basic("GET", "/sandbox/events", "")
+		}, 200, allowed},
+
+		{"clock", func(h *sandboxHarness) sent { return h.basic("POST", "/sandbox/clock", `{"advance": "16m"}`) }, 200, allowed},
+		{"clock backwards: 400", func(h *sandboxHarness) sent { return h.basic("POST", "/sandbox/clock", `{"advance": "-1m"}`) }, 400, allowed},
+		{"clock by what is no duration: 400", func(h *sandboxHarness) sent { return h.basic("POST", "/sandbox/clock", `{"advance": "soon"}`) }, 400, allowed},
+		{"clock without advance: 400", func(h *sandboxHarness) sent { return h.basic("POST", "/sandbox/clock", `{}`) }, 400, refusedSchema},
+		{"reset", func(h *sandboxHarness) sent { h.bought(); return h.basic("POST", "/sandbox/reset", "") }, 200, allowed},
+
+		{"the interface's document", func(h *sandboxHarness) sent { return h.anonymous("GET", "/sandbox/openapi.yaml", "") }, 200, allowed},
+		{"the controls' document", func(h *sandboxHarness) sent { return h.anonymous("GET", "/sandbox/sandbox.yaml", "") }, 200, allowed},
+		{"the stand-in component", func(h *sandboxHarness) sent { return h.anonymous("GET", "/sandbox/gap-medical.js", "") }, 200, allowed},
+	}
+	var mu sync.Mutex
+	succeeded := map[string]bool{}
+	t.Run("exchanges", func(t *testing.T) {
+		for _, tt := range tests {
+			t.Run(tt.name, func(t *testing.T) {
+				t.Parallel()
+				h := newControlsHarness(t)
+				req := tt.request(h)
+				status, answer := h.exchange(req, tt.refused)
+				assert.Equal(t, tt.status, status, "answer: %v", answer)
+				if status < 300 {
+					mu.Lock()
+					succeeded[req.Method+" "+req.Path] = true
+					mu.Unlock()
+				}
+			})
+		}
+	})
+	for _, op := range controlsContract(t).operations() {
+		assert.True(t, succeeded[op.method+" "+op.path], "no case succeeds on %s %s (%s): add one", op.method, op.path, op.id)
+	}
+}
+
+// TestControlsAreTheDocument: the document describes every control the sandbox
+// serves and nothing else, and nothing of the interface.
+func TestControlsAreTheDocument(t *testing.T) {
+	served := append(sandbox.Controls(),
+		"GET "+sandbox.OpenAPIPath, "GET "+sandbox.SandboxDocumentPath, "GET "+sandbox.ComponentPath)
+	var described []string
+	for _, op := range controlsContract(t).operations() {
+		described = append(described, op.method+" "+op.path)
+		assert.True(t, strings.HasPrefix(op.path, "/sandbox/"), "%s %s is not a control", op.method, op.path)
+	}
+	slices.Sort(served)
+	slices.Sort(described)
+	assert.Equal(t, served, described)
+}
+
+// TestServesItsDocuments: /sandbox/sandbox.yaml is api/sandbox.yaml, without auth.
+func TestServesItsDocuments(t *testing.T) {
+	h := newControlsHarness(t)
+	status, header, body := h.serve(h.anonymous("GET", sandbox.SandboxDocumentPath, ""))
+	require.Equal(t, http.StatusOK, status)
+	assert.Equal(t, "application/yaml", header.Get("Content-Type"))
+	assert.Equal(t, string(api.Sandbox()), string(body))
+}
