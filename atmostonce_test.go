@@ -290,11 +290,11 @@ func buyingAndQuoting(t *testing.T, srv *rawServer, each int, deadline time.Dura
 // TestGracefulGoAwayLosesNothing: a server that ends each HTTP/2 connection after
 // 100 streams (nginx's keepalive_requests is 1000) with a graceful GOAWAY whose last
 // stream id lies below streams in flight (it never processes those) loses no call of
-// 64 goroutines buying and 64 quoting: a stream cut by the GOAWAY is sent again on the
-// next connection.
+// 64 goroutines buying and 64 quoting, 20 calls each: a stream cut by the GOAWAY is
+// sent again on the next connection.
 func TestGracefulGoAwayLosesNothing(t *testing.T) {
 	srv := newRawServer(t, func(arrival) verdict { return verdict{kind: answer} }, func(s *rawServer) { s.goAwayOnNext = 100 })
-	buyingAndQuoting(t, srv, 10, callDeadline, true)
+	buyingAndQuoting(t, srv, 20, callDeadline, true)
 }
 
 // TestGoAwayAfterEveryStream: a server that answers one stream per connection and
