@@ -18,6 +18,11 @@ import (
 	"github.com/partnerinsure/insurance-go"
 )
 
+// The guarantees of a call at the wire, over HTTP/2 and HTTP/1.1, against the raw
+// server of h2server_test.go: a record-creating call is processed at most once, and
+// no call sends more than 2 x (1 + MaxRetries) requests or runs into its deadline,
+// whatever the server answers.
+
 // attemptsOf is the Attempts an error reports, 0 if none.
 func attemptsOf(err error) int {
 	var apiErr *insurance.APIError
@@ -31,6 +36,7 @@ func attemptsOf(err error) int {
 	return 0
 }
 
+// buyTuition and quoteTravel make one call for quoteID.
 func buyTuition(ctx context.Context, c *insurance.Client, quoteID string) error {
 	req := fullTuitionPurchase()
 	req.QuoteID = quoteID
@@ -44,11 +50,6 @@ func quoteTravel(ctx context.Context, c *insurance.Client, quoteID string) error
 	_, err := c.QuoteTravel(ctx, req)
 	return err
 }
-
-// The guarantees of a call at the wire, over HTTP/2 and HTTP/1.1, against the raw
-// server of h2server_test.go: a record-creating call is processed at most once, and
-// no call sends more than 2 x (1 + MaxRetries) requests or runs into its deadline,
-// whatever the server answers.
 
 const (
 	callDeadline = 10 * time.Second // each call's context
