@@ -38,7 +38,7 @@ import (
 )
 
 // Version is the SDK version sent in the User-Agent header.
-const Version = "0.2.0"
+const Version = "0.3.0"
 
 // Defaults of the retry policy; see WithMaxRetries, WithRetryWait and WithMaxRetryAfter.
 const (

@@ -213,11 +213,13 @@ func (b *retryBudget) build() *pipeline.Budget {
 
 // WithRetryBudget bounds the retries of the Client, and of every client derived from
 // it with With, across all their calls, so that a failing service is not flooded:
-// a token bucket that holds capacity tokens and starts full. Each retry, and each
-// resend net/http asks for below the SDK, takes cost tokens, and is refused when
-// fewer are left; a call that succeeds at its first request puts one token back, and
-// one that succeeds after retrying puts back the cost of one retry. A refused retry
-// ends the call with the last answer, and its error says so.
+// a token bucket that holds capacity tokens and starts full. Each retry takes cost
+// tokens, and is refused when fewer are left; a call that succeeds at its first
+// request puts one token back, and one that succeeds after retrying puts back the
+// cost of one retry. A refused retry ends the call with the last answer, and its
+// error says so. The one resend net/http may make of a request below the SDK (a
+// stream the server refused or dropped with a graceful GOAWAY) is free, but refused
+// too while the bucket is spent.
 //
 // The default, 500 tokens and 5 a retry, is the AWS SDKs' standard retry quota, and
 // works like gRPC's retry throttling and the retry budgets of Envoy and Finagle:

@@ -21,7 +21,12 @@ import (
 //
 //   - net/http sends a request at most twice per attempt, so a call sends at most
 //     2 × (1 + MaxRetries) requests whatever the server answers;
-//   - a resend draws on the retry budget like a retry;
+//   - a resend is refused while the retry budget is spent, but does not draw on it:
+//     what net/http resends is mostly a stream the server refused or never took
+//     (REFUSED_STREAM, a graceful GOAWAY), a sign of a server shedding load or
+//     restarting, not failing; a budget charged for those would run dry behind a
+//     proxy that rotates its connections (as gRPC's transparent retries are not
+//     throttled either);
 //   - a record-creating request is sent again only on a pool that resends nothing
 //     that may have reached the server (see Pools): an HTTP/2 reset with
 //     PROTOCOL_ERROR comes after the server may have processed it.
@@ -39,9 +44,8 @@ type attempt struct {
 	trace   httptrace.ClientTrace
 	sends   atomic.Int32 // connections obtained: each one carried the request
 	resends atomic.Int32 // times net/http asked to send the request again
-	// budgetRefused is set when the budget refused a resend, or a retry after it.
+	// budgetRefused is set when a resend was refused because the budget is spent.
 	budgetRefused atomic.Bool
-	resendDrew    atomic.Bool // a resend drew on the budget
 
 	// What came back: an answer whose body was read, or err.
 	answer *Response
@@ -88,14 +92,13 @@ func (a *attempt) rewind(newBody func() io.ReadCloser) func() (io.ReadCloser, er
 			why = "net/http already sent it again once"
 		case !a.resendSafe:
 			why = "a record-creating request may have reached the server"
-		case !a.budget.TakeRetry():
+		case a.budget.Spent():
 			why = "the retry budget is spent"
 			a.budgetRefused.Store(true)
 		}
 		if why != "" {
 			return nil, fmt.Errorf("%w: %s", errResendRefused, why)
 		}
-		a.resendDrew.Store(a.budget != nil)
 		a.logResend()
 		return newBody(), nil
 	}

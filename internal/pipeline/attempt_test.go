@@ -107,9 +107,9 @@ func TestNetHTTPResendsAtMostOncePerAttempt(t *testing.T) {
 	}
 }
 
-// A resend net/http asks for draws on the retry budget like a retry; when the budget
-// refuses, the call ends and says so.
-func TestAResendDrawsOnTheRetryBudget(t *testing.T) {
+// A resend net/http asks for does not draw on the retry budget, but is refused once
+// the budget is spent, and the call then says so.
+func TestAResendIsRefusedOnceTheBudgetIsSpent(t *testing.T) {
 	transport := &resetEveryStream{}
 	budget := NewBudget(5, 5)
 	p := New(Config{BaseURL: "https://api.example.com", MaxRetries: 2, RetryWaitMin: time.Millisecond, RetryWaitMax: time.Millisecond},
@@ -117,9 +117,15 @@ func TestAResendDrawsOnTheRetryBudget(t *testing.T) {
 	_, err := p.Send(context.Background(), &Request{Method: http.MethodGet, Path: "/v1/products", Class: Idempotent})
 	var e *Error
 	require.ErrorAs(t, err, &e)
-	assert.Equal(t, 2, transport.sends, "one resend, then the budget is spent")
+	assert.Equal(t, 3, transport.sends, "a free resend; the retry the budget paid for, whose resend it refused")
 	assert.True(t, e.BudgetRefused)
 	assert.Zero(t, budget.Tokens())
+
+	transport.sends = 0
+	_, err = p.Send(context.Background(), &Request{Method: http.MethodGet, Path: "/v1/products", Class: Idempotent})
+	require.ErrorAs(t, err, &e)
+	assert.Equal(t, 1, transport.sends, "the budget spent, net/http may not resend either")
+	assert.ErrorContains(t, err, "the retry budget is spent")
 }
 
 // The debug log has a line for every request that went on the wire, net/http's own

@@ -3,8 +3,7 @@ package pipeline
 import "sync/atomic"
 
 // Budget bounds the retries of the clients that share it, as a token bucket: a
-// retry (or a resend net/http asks for) takes cost tokens and is refused when fewer
-// are left; a call that succeeds at its first request puts one back, and one that
+// retry takes cost tokens and is refused when fewer are left; a call that succeeds at its first request puts one back, and one that
 // succeeds after retrying puts back the cost of its last retry. While calls succeed
 // the bucket stays full and every retry the table allows is made; in an outage it
 // empties after capacity/cost retries, and calls then fail at their first answer
@@ -39,6 +38,10 @@ func (b *Budget) TakeRetry() bool {
 		}
 	}
 }
+
+// Spent reports a bucket that cannot pay for a retry: net/http's own resends are
+// refused then too.
+func (b *Budget) Spent() bool { return b != nil && b.tokens.Load() < b.cost }
 
 // Succeeded puts tokens back for a call that succeeded: the cost of one retry if it
 // retried, one token otherwise; never above the capacity.

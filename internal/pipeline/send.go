@@ -29,7 +29,7 @@ func (p *Pipeline) Send(ctx context.Context, r *Request) (Response, error) {
 		c.account(a, arrived)
 
 		if a.err == nil && isSuccess(a.answer.StatusCode) {
-			p.budget.Succeeded(retries > 0 || a.resendDrew.Load())
+			p.budget.Succeeded(retries > 0)
 			return c.success(a), nil
 		}
 
