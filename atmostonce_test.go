@@ -299,12 +299,14 @@ func TestGracefulGoAwayLosesNothing(t *testing.T) {
 }
 
 // TestGoAwayAfterEveryStream: a server that answers one stream per connection and
-// then sends GOAWAY (nginx's keepalive_requests 1) loses no purchase, and no call runs
-// into a 3 s deadline. Not every quote can succeed: with 64 in flight and one answered
-// per connection, the last would need 64 requests.
+// then sends GOAWAY (nginx's keepalive_requests 1) loses no purchase of 64 goroutines
+// buying and 64 quoting, and no call runs into its deadline. Not every quote can
+// succeed: with 64 in flight and one answered per connection, the last would need 64
+// requests. (Every request here costs a TLS handshake: one call per goroutine keeps
+// the test's own load from reaching the deadline under -race.)
 func TestGoAwayAfterEveryStream(t *testing.T) {
 	srv := newRawServer(t, func(arrival) verdict { return verdict{kind: answer} }, func(s *rawServer) { s.goAwayAfter = 1 })
-	buyingAndQuoting(t, srv, 2, 3*time.Second, false)
+	buyingAndQuoting(t, srv, 1, callDeadline, false)
 }
 
 // TestEachCallClassRidesItsProtocol: against a server offering h2 and http/1.1,
