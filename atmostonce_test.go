@@ -371,3 +371,29 @@ func (b *lockedBuffer) Write(p []byte) (int, error) {
 	return b.buf.Write(p)
 }
 func (b *lockedBuffer) String() string { b.mu.Lock(); defer b.mu.Unlock(); return b.buf.String() }
+
+// TestAReloadLosesNoPurchase: a server that closes its idle HTTP/1.1 connections every
+// 20 ms while 64 goroutines buy 20 policies each (a proxy reloading, as nginx's old
+// workers close theirs) processes none twice, and the SDK reports none it never
+// processed as outcome unknown. (Over HTTP/2 a reload is a graceful GOAWAY, which
+// TestGracefulGoAwayLosesNothing covers.)
+func TestAReloadLosesNoPurchase(t *testing.T) {
+	srv := newRawServer(t, func(arrival) verdict { return verdict{kind: answer} })
+	c := rawClient(t, srv)
+	done := make(chan struct{})
+	go func() {
+		for {
+			select {
+			case <-done:
+				return
+			case <-time.After(20 * time.Millisecond):
+				srv.CloseIdleHTTP1()
+			}
+		}
+	}()
+	buys := callBurst(64, 20, callDeadline, "buy", func(ctx context.Context, id string) error { return buyTuition(ctx, c, id) }, srv.Processed, srv.Arrived)
+	close(done)
+	t.Logf("purchases: %v", buys)
+	assert.Zero(t, buys.falseUnknown, "no purchase the server never processed is outcome unknown")
+	assert.Zero(t, buys.duplicates, "no purchase processed twice")
+}

@@ -123,6 +123,13 @@ func (s *rawServer) Close() {
 	s.wg.Wait()
 }
 
+// CloseIdleHTTP1 closes the idle HTTP/1.1 connections at once, as a proxy's reload
+// does (nginx's old workers close theirs), and goes on serving.
+func (s *rawServer) CloseIdleHTTP1() {
+	s.h1.SetKeepAlivesEnabled(false)
+	s.h1.SetKeepAlivesEnabled(true)
+}
+
 // Arrived and Processed are the counts for one key; ByProto the requests that
 // arrived over proto ("HTTP/2.0", "HTTP/1.1").
 func (s *rawServer) Arrived(key string) int { s.mu.Lock(); defer s.mu.Unlock(); return s.arrived[key] }
