@@ -103,7 +103,7 @@ func newRawServer(t testing.TB, decide func(arrival) verdict, configure ...func(
 	s.ln = tls.NewListener(tcp, &tls.Config{Certificates: []tls.Certificate{cert}, NextProtos: []string{"h2", "http/1.1"}})
 	s.URL = "https://" + tcp.Addr().String()
 	s.h1ln = &chanListener{conns: make(chan net.Conn), done: make(chan struct{}), addr: tcp.Addr()}
-	s.h1 = &http.Server{Handler: http.HandlerFunc(s.serveHTTP1), ConnContext: countRequests, ErrorLog: quietLog()}
+	s.h1 = &http.Server{Handler: http.HandlerFunc(s.serveHTTP1), ConnContext: countRequests, ErrorLog: log.New(io.Discard, "", 0)}
 	go func() { _ = s.h1.Serve(s.h1ln) }()
 	s.wg.Go(s.accept)
 	t.Cleanup(s.Close)
@@ -123,8 +123,7 @@ func (s *rawServer) Close() {
 	s.wg.Wait()
 }
 
-// CloseIdleHTTP1 closes the idle HTTP/1.1 connections at once, as a proxy's reload
-// does (nginx's old workers close theirs), and goes on serving.
+// CloseIdleHTTP1 closes the idle HTTP/1.1 connections at once, as a reload does.
 func (s *rawServer) CloseIdleHTTP1() {
 	s.h1.SetKeepAlivesEnabled(false)
 	s.h1.SetKeepAlivesEnabled(true)
@@ -132,16 +131,14 @@ func (s *rawServer) CloseIdleHTTP1() {
 
 // Arrived and Processed are the counts for one key; ByProto the requests that
 // arrived over proto ("HTTP/2.0", "HTTP/1.1").
-func (s *rawServer) Arrived(key string) int { s.mu.Lock(); defer s.mu.Unlock(); return s.arrived[key] }
-func (s *rawServer) Processed(key string) int {
+func (s *rawServer) Arrived(key string) int   { return s.count(s.arrived, key) }
+func (s *rawServer) Processed(key string) int { return s.count(s.processed, key) }
+func (s *rawServer) ByProto(proto string) int { return s.count(s.byProto, proto) }
+
+func (s *rawServer) count(m map[string]int, key string) int {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return s.processed[key]
-}
-func (s *rawServer) ByProto(proto string) int {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.byProto[proto]
+	return m[key]
 }
 
 // Totals are the requests that arrived and those processed, over all keys.
@@ -273,8 +270,6 @@ type connRequestsKey struct{}
 func countRequests(ctx context.Context, _ net.Conn) context.Context {
 	return context.WithValue(ctx, connRequestsKey{}, new(int))
 }
-
-func quietLog() *log.Logger { return log.New(io.Discard, "", 0) }
 
 // chanListener hands net/http's server the HTTP/1.1 connections one by one.
 type chanListener struct {
