@@ -13,7 +13,7 @@ import (
 
 // TestDocumentExamplesUseOnlyNamedFields: a mock server (Prism's static mode) answers
 // with the document's examples, so each example must be valid against its schema and
-// use only the fields that schema names, that is, fields interface.md shows or implies.
+// use only the fields that schema names, that is, fields the interface shows or implies.
 func TestDocumentExamplesUseOnlyNamedFields(t *testing.T) {
 	c := theContract(t)
 	seen := 0
@@ -34,7 +34,7 @@ func TestDocumentExamplesUseOnlyNamedFields(t *testing.T) {
 	assert.NotZero(t, seen, "the document has examples for a mock to answer with")
 }
 
-// TestDocumentSaysWhatGeneratorsNeed: what interface.md shows or implies is typed and
+// TestDocumentSaysWhatGeneratorsNeed: what the interface shows or implies is typed and
 // required where a generated client depends on it, and the exclusive credentials are
 // written where a tool can read them.
 func TestDocumentSaysWhatGeneratorsNeed(t *testing.T) {
@@ -65,7 +65,7 @@ func TestDocumentSaysWhatGeneratorsNeed(t *testing.T) {
 }
 
 // TestDocumentRefusesWhatTheInterfaceDoesNot shows the referee has teeth: requests
-// and answers that break interface.md are refused, so a misspelt JSON name in the
+// and answers that break the interface are refused, so a misspelt JSON name in the
 // SDK or a wrong answer from the sandbox cannot pass unseen.
 func TestDocumentRefusesWhatTheInterfaceDoesNot(t *testing.T) {
 	c := theContract(t)
@@ -88,7 +88,7 @@ func TestDocumentRefusesWhatTheInterfaceDoesNot(t *testing.T) {
 		req  sent
 	}{
 		{"a misspelt field", basic("POST", "/v1/quote/travel", `{"policy_attributes": {"trip_costs": 100}}`)},
-		{"a customer field interface.md does not name", basic("POST", "/v1/quote/travel", `{"customer": {"email": "ada@example.com"}}`)},
+		{"a customer field the interface does not name", basic("POST", "/v1/quote/travel", `{"customer": {"email": "ada@example.com"}}`)},
 		{"a date not YYYY-MM-DD", basic("POST", "/v1/events", `{"event_start_date": "06/01/2027"}`)},
 		{"onboarding without entity_name", basic("POST", "/v1/partners/onboard", `{"administrative_email_address": "a@example.com", "country": "US", "website": "w"}`)},
 		{"onboarding in a country other than US or CA", basic("POST", "/v1/partners/onboard", `{"entity_name": "E", "administrative_email_address": "a@example.com", "country": "FR", "website": "w"}`)},
@@ -98,7 +98,7 @@ func TestDocumentRefusesWhatTheInterfaceDoesNot(t *testing.T) {
 		{"a travel quote without credentials", withHeader(basic("POST", "/v1/quote/travel", `{}`), "Accept", "application/json")},
 		{"Basic on the gap-medical quote", basic("POST", "/v1/quote/gap-medical", `{}`)},
 		{"Bearer beside the client id header", withHeader(withHeader(basic("POST", "/v1/purchase/gap-medical", `{}`), "Authorization", "Bearer cus_sec_1"), insurance.HeaderClientID, testClientID)},
-		{"a product line interface.md does not show", basic("POST", "/v1/quote/pet", `{}`)},
+		{"a product line the interface does not show", basic("POST", "/v1/quote/pet", `{}`)},
 		{"a sandbox control", basic("POST", "/sandbox/reset", `{}`)},
 	}
 	for _, tt := range requests {
@@ -114,7 +114,7 @@ func TestDocumentRefusesWhatTheInterfaceDoesNot(t *testing.T) {
 		body               string
 	}{
 		{"a partner without travel_retailer_onboarding_complete", "POST", "/v1/partners/onboard", 201, `{"entity_name": "E", "administrative_email_address": "a@example.com", "country": "US", "website": "w"}`},
-		{"a partner status interface.md does not list", "POST", "/v1/partners/onboard", 201, `{"status": "ARCHIVED", "entity_name": "E", "administrative_email_address": "a@example.com", "country": "US", "website": "w", "travel_retailer_onboarding_complete": false}`},
+		{"a partner status the interface does not list", "POST", "/v1/partners/onboard", 201, `{"status": "ARCHIVED", "entity_name": "E", "administrative_email_address": "a@example.com", "country": "US", "website": "w", "travel_retailer_onboarding_complete": false}`},
 		{"a partner id that is no uuid", "POST", "/v1/partners/onboard", 201, `{"id": "p_1", "entity_name": "E", "administrative_email_address": "a@example.com", "country": "US", "website": "w", "travel_retailer_onboarding_complete": false}`},
 		{"an event date not YYYY-MM-DD", "POST", "/v1/events", 201, `{"event_start_date": "June 1st"}`},
 		{"an events error whose status is text", "POST", "/v1/events", 400, `{"error": "Bad Request", "status": "400"}`},

@@ -1,10 +1,10 @@
 package insurance_test
 
-// api/openapi.yaml is the referee between the SDK, the sandbox and interface.md. This
+// api/openapi.yaml is the referee between the SDK, the sandbox and the interface. This
 // file loads it into kin-openapi's validator and checks the SDK against it: every
 // request a test inspects (recorder.only), the answers the SDK's tests decode, and a
 // one-to-one map between the Client's endpoint methods and the document's operations.
-// contract_sandbox_test.go checks the sandbox's answers. kin-openapi is imported by
+// internal/sandbox/contract_test.go checks the sandbox's answers. kin-openapi is imported by
 // _test.go files only: it is no dependency of the SDK.
 
 import (
@@ -219,7 +219,7 @@ func (c *contract) operation(method, path string) (operation, bool) {
 	return ops[i], true
 }
 
-// TestDocumentIsTheInterface pins the referee to interface.md: its endpoints table
+// TestDocumentIsTheInterface pins the referee to the interface: its endpoints table
 // (method, path, authentication), its errors table and a 401 on every operation, a
 // default error answer on every operation, the events error body, and nothing of the
 // sandbox's own.
@@ -229,8 +229,8 @@ func TestDocumentIsTheInterface(t *testing.T) {
 
 	type endpoint struct {
 		method, path string
-		schemes      []string // as interface.md's endpoints table says
-		errors       []string // statuses of interface.md's errors table, and 401: every operation authenticates
+		schemes      []string // as the interface's endpoints table says
+		errors       []string // statuses of the interface's errors table, and 401: every operation authenticates
 	}
 	want := []endpoint{
 		{"POST", "/v1/auth/customer/secret", []string{authBasic}, []string{"401"}},
@@ -245,7 +245,7 @@ func TestDocumentIsTheInterface(t *testing.T) {
 	var got []endpoint
 	for _, op := range c.operations() {
 		responses := c.doc.Paths.Find(op.path).GetOperation(op.method).Responses
-		assert.NotNil(t, responses.Default(), "%s %s answers statuses interface.md does not list (a 403, a 429, a 5xx): it needs a default response", op.method, op.path)
+		assert.NotNil(t, responses.Default(), "%s %s answers statuses the interface does not list (a 403, a 429, a 5xx): it needs a default response", op.method, op.path)
 		var errorStatuses []string
 		for status := range responses.Map() {
 			if status >= "400" && status < "600" {

@@ -7,7 +7,7 @@ package sandbox_test
 // field of the wrong JSON type, each date malformed, each email address not one. The
 // document's validator (kin-openapi) and the sandbox must give each the same verdict:
 // accepted (2xx) or refused (400). A field the document leaves open (the gap-medical
-// bodies, which interface.md does not show) is accepted by both, and the sandbox then
+// bodies, whose other fields the interface does not show) is accepted by both, and the sandbox then
 // names it in X-Sandbox-Warning and in its request log; one it closes is refused by
 // both, and the sandbox's 400 names it.
 
@@ -311,7 +311,7 @@ func verdict(err error) string {
 	return fmt.Sprintf("refused: %v", err)
 }
 
-// TestOpenBodiesAreNotRefused: where interface.md leaves a body's other fields "not
+// TestOpenBodiesAreNotRefused: where the interface leaves a body's other fields "not
 // shown", the sandbox accepts them, with a warning, as the document does.
 func TestOpenBodiesAreNotRefused(t *testing.T) {
 	h := newSandboxHarness(t)
