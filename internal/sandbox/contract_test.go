@@ -328,9 +328,7 @@ func TestSandboxFollowsTheDocument(t *testing.T) {
 		{"customer secret with only the client id: 401", func(h *sandboxHarness) sent {
 			return h.clientID("POST", "/v1/auth/customer/secret", `{"email_address": "ada@example.com"}`)
 		}, 401, refusedAuth},
-		{"gap-medical purchase", func(h *sandboxHarness) sent {
-			return h.payGapMedical("ada@example.com", sandbox.TokenOK)
-		}, 201, allowed},
+		{"gap-medical purchase", func(h *sandboxHarness) sent { return h.payGapMedical("ada@example.com", sandbox.TokenOK) }, 201, allowed},
 		{"gap-medical purchase without a token: 400", func(h *sandboxHarness) sent {
 			id := h.gapMedicalQuote("ada@example.com")
 			return h.bearer(h.customerSecret("ada@example.com"), "POST", "/v1/purchase/gap-medical", `{"quote_id": "`+id+`"}`)
@@ -339,12 +337,8 @@ func TestSandboxFollowsTheDocument(t *testing.T) {
 			id := h.gapMedicalQuote("ada@example.com")
 			return h.bearer(h.customerSecret("ada@example.com"), "POST", "/v1/purchase/gap-medical", `{"quote_id": "`+id+`", "payment_method": {"card": {"number": "`+sandbox.CardOK+`"}}}`)
 		}, 400, refusedSchema},
-		{"gap-medical purchase with a declined token: 402", func(h *sandboxHarness) sent {
-			return h.payGapMedical("ada@example.com", sandbox.TokenDeclined)
-		}, 402, allowed},
-		{"gap-medical purchase with a secret for another email: 403", func(h *sandboxHarness) sent {
-			return h.payGapMedical("mallory@example.com", sandbox.TokenOK)
-		}, 403, allowed},
+		{"gap-medical purchase with a declined token: 402", func(h *sandboxHarness) sent { return h.payGapMedical("ada@example.com", sandbox.TokenDeclined) }, 402, allowed},
+		{"gap-medical purchase with a secret for another email: 403", func(h *sandboxHarness) sent { return h.payGapMedical("mallory@example.com", sandbox.TokenOK) }, 403, allowed},
 		{"gap-medical purchase with an unknown secret: 401", func(h *sandboxHarness) sent {
 			id := h.gapMedicalQuote("ada@example.com")
 			return h.bearer("cus_sec_unknown", "POST", "/v1/purchase/gap-medical", gapMedicalPurchase(id, sandbox.TokenOK))
