@@ -6,19 +6,21 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/partnerinsure/insurance-go"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/partnerinsure/insurance-go"
+	"github.com/partnerinsure/insurance-go/internal/contracttest"
 )
 
 // TestDocumentExamplesUseOnlyNamedFields: a mock server (Prism's static mode) answers
 // with the document's examples, so each example must be valid against its schema and
 // use only the fields that schema names, that is, fields the interface shows or implies.
 func TestDocumentExamplesUseOnlyNamedFields(t *testing.T) {
-	c := theContract(t)
+	c := contracttest.Interface(t)
 	seen := 0
-	for _, name := range slices.Sorted(maps.Keys(c.doc.Components.Schemas)) {
-		schema := c.doc.Components.Schemas[name].Value
+	for _, name := range slices.Sorted(maps.Keys(c.Doc.Components.Schemas)) {
+		schema := c.Doc.Components.Schemas[name].Value
 		for i, example := range schema.Examples {
 			seen++
 			assert.NoError(t, schema.VisitJSON(example), "example %d of %s", i, name)
@@ -38,11 +40,11 @@ func TestDocumentExamplesUseOnlyNamedFields(t *testing.T) {
 // required where a generated client depends on it, and the exclusive credentials are
 // written where a tool can read them.
 func TestDocumentSaysWhatGeneratorsNeed(t *testing.T) {
-	c := theContract(t)
-	for _, op := range c.operations() {
+	c := contracttest.Interface(t)
+	for _, op := range c.Operations() {
 		// OpenAPI cannot say "this scheme and no other credential": the extension does.
-		assert.Equal(t, true, c.doc.Paths.Find(op.path).GetOperation(op.method).Extensions["x-exclusive-security"],
-			"%s %s takes only the credentials its security lists: it needs x-exclusive-security: true", op.method, op.path)
+		assert.Equal(t, true, c.Doc.Paths.Find(op.Path).GetOperation(op.Method).Extensions["x-exclusive-security"],
+			"%s %s takes only the credentials its security lists: it needs x-exclusive-security: true", op.Method, op.Path)
 	}
 	answers := []struct {
 		name, method, path string
@@ -57,9 +59,9 @@ func TestDocumentSaysWhatGeneratorsNeed(t *testing.T) {
 	for _, tt := range answers {
 		t.Run("answer: "+tt.name, func(t *testing.T) {
 			req := sent{Method: tt.method, Path: tt.path, Header: http.Header{"Content-Type": {"application/json"}}, Body: []byte(`{}`)}
-			in, _ := c.checkRequest(req) // routed; the request itself does not matter here
+			in, _ := c.CheckRequest(req) // routed; the request itself does not matter here
 			require.NotNil(t, in)
-			assert.Error(t, c.checkResponse(in, tt.status, http.Header{"Content-Type": {"application/json"}}, []byte(tt.body)))
+			assert.Error(t, c.CheckResponse(in, tt.status, http.Header{"Content-Type": {"application/json"}}, []byte(tt.body)))
 		})
 	}
 }
@@ -68,7 +70,7 @@ func TestDocumentSaysWhatGeneratorsNeed(t *testing.T) {
 // and answers that break the interface are refused, so a misspelt JSON name in the
 // SDK or a wrong answer from the sandbox cannot pass unseen.
 func TestDocumentRefusesWhatTheInterfaceDoesNot(t *testing.T) {
-	c := theContract(t)
+	c := contracttest.Interface(t)
 	basic := func(method, path, body string) sent {
 		s := sent{Method: method, Path: path, Header: http.Header{}, Body: []byte(body)}
 		s.Header.Set("Authorization", testBasicHeader)
@@ -103,7 +105,7 @@ func TestDocumentRefusesWhatTheInterfaceDoesNot(t *testing.T) {
 	}
 	for _, tt := range requests {
 		t.Run("request: "+tt.name, func(t *testing.T) {
-			_, err := c.checkRequest(tt.req)
+			_, err := c.CheckRequest(tt.req)
 			assert.Error(t, err)
 		})
 	}
@@ -124,9 +126,9 @@ func TestDocumentRefusesWhatTheInterfaceDoesNot(t *testing.T) {
 	}
 	for _, tt := range answers {
 		t.Run("answer: "+tt.name, func(t *testing.T) {
-			in, _ := c.checkRequest(basic(tt.method, tt.path, `{}`)) // routed; the request itself does not matter here
+			in, _ := c.CheckRequest(basic(tt.method, tt.path, `{}`)) // routed; the request itself does not matter here
 			require.NotNil(t, in)
-			assert.Error(t, c.checkResponse(in, tt.status, http.Header{"Content-Type": {"application/json"}}, []byte(tt.body)))
+			assert.Error(t, c.CheckResponse(in, tt.status, http.Header{"Content-Type": {"application/json"}}, []byte(tt.body)))
 		})
 	}
 }
