@@ -184,15 +184,23 @@ const DefaultRecordIdleTimeout = time.Second
 // Set d below the keep-alive timeout of every server and proxy on the way. 0 keeps
 // the transport's own idle bound. With WithHTTPClient, this applies when its
 // Transport is an *http.Transport (or nil); any other RoundTripper is used as it is.
+//
+// A negative d (RecordKeepAliveOff) reuses no connection for record-creating calls.
+// A proxy that reloads closes its idle connections at once, whatever their age, and
+// over HTTP/1.1 a purchase written to one as it closes cannot be told from one the
+// server processed: ErrOutcomeUnknown, for nothing. With keep-alive off nothing can
+// race a reload, at the price of a TCP (and TLS) handshake per purchase: choose it
+// behind proxies that reload often.
 func WithRecordIdleTimeout(d time.Duration) Option {
 	return func(s *settings) error {
-		if d < 0 {
-			return fmt.Errorf("insurance: WithRecordIdleTimeout(%s): want >= 0", d)
-		}
 		s.recordIdleTimeout = d
 		return nil
 	}
 }
+
+// RecordKeepAliveOff, given to WithRecordIdleTimeout, makes every record-creating call
+// dial a connection of its own.
+const RecordKeepAliveOff time.Duration = -1
 
 // Defaults of WithRetryBudget.
 const (

@@ -67,7 +67,7 @@ type Pools struct {
 
 // NewPools builds the pools of hc (nil: a client on NewTransport). recordIdle bounds
 // how long a record-creating request's connection may have been idle (0: the
-// transport's own bound). Over https, the idempotent pool lets its first burst out
+// transport's own bound; negative: none is reused). Over https, the idempotent pool lets its first burst out
 // through a gate (see connGate).
 func NewPools(hc *http.Client, recordIdle time.Duration, https bool) *Pools {
 	if hc == nil {
@@ -88,7 +88,8 @@ func NewPools(hc *http.Client, recordIdle time.Duration, https bool) *Pools {
 }
 
 // http1Only returns a copy of t that speaks only HTTP/1.1 and closes connections idle
-// for longer than idle (when idle > 0 and t's own bound is longer).
+// for longer than idle (when idle > 0 and t's own bound is longer); with idle < 0 it
+// keeps no connection alive: each request dials its own.
 func http1Only(t *http.Transport, idle time.Duration) *http.Transport {
 	c := t.Clone()
 	c.Protocols = new(http.Protocols)
@@ -97,7 +98,10 @@ func http1Only(t *http.Transport, idle time.Duration) *http.Transport {
 	if c.TLSClientConfig != nil { // a used transport advertises h2 there; the slice is t's
 		c.TLSClientConfig.NextProtos = slices.DeleteFunc(slices.Clone(c.TLSClientConfig.NextProtos), func(p string) bool { return p == "h2" })
 	}
-	if idle > 0 && (c.IdleConnTimeout == 0 || c.IdleConnTimeout > idle) {
+	switch {
+	case idle < 0:
+		c.DisableKeepAlives = true
+	case idle > 0 && (c.IdleConnTimeout == 0 || c.IdleConnTimeout > idle):
 		c.IdleConnTimeout = idle
 	}
 	return c
