@@ -60,9 +60,12 @@ type Pools struct {
 	traced bool
 	// recordsResendSafe is true when records is the SDK's HTTP/1.1 copy.
 	recordsResendSafe bool
-	gates             [2]*connGate // per Class; nil: no gate
-	jar               http.CookieJar
-	timeout           time.Duration // the *http.Client's, per attempt
+	// mayHTTP2 is true when requests may ride HTTP/2: over https, over a transport
+	// the SDK cannot see into, or with unencrypted HTTP/2 turned on.
+	mayHTTP2 bool
+	gates    [2]*connGate // per Class; nil: no gate
+	jar      http.CookieJar
+	timeout  time.Duration // the *http.Client's, per attempt
 }
 
 // NewPools builds the pools of hc (nil: a client on NewTransport). recordIdle bounds
@@ -77,7 +80,9 @@ func NewPools(hc *http.Client, recordIdle time.Duration, https bool) *Pools {
 	if p.idempotent == nil {
 		p.idempotent, p.records = http.DefaultTransport, http.DefaultTransport
 	}
-	if t, ok := p.idempotent.(*http.Transport); ok {
+	t, ok := p.idempotent.(*http.Transport)
+	p.mayHTTP2 = https || !ok || (t.Protocols != nil && t.Protocols.UnencryptedHTTP2())
+	if ok {
 		p.records = http1Only(t, recordIdle)
 		p.traced, p.recordsResendSafe = true, true
 		if https {

@@ -49,3 +49,26 @@ func TestAnOpaqueTransportCarriesEverything(t *testing.T) {
 	assert.False(t, pools.recordsResendSafe)
 	assert.Nil(t, pools.gates[Idempotent], "no gate: connections are not seen")
 }
+
+// Requests may ride HTTP/2 over https, over a transport the SDK cannot see into, and
+// with unencrypted HTTP/2 turned on; only then does a bodiless request need the empty
+// body that makes net/http ask before resending it.
+func TestPoolsKnowWhenRequestsMayRideHTTP2(t *testing.T) {
+	h2c := NewTransport()
+	h2c.Protocols = new(http.Protocols)
+	h2c.Protocols.SetUnencryptedHTTP2(true)
+	opaque := roundTripFunc(func(*http.Request) (*http.Response, error) { return nil, nil })
+	for _, tc := range []struct {
+		name      string
+		transport http.RoundTripper
+		https     bool
+		want      bool
+	}{
+		{"http", NewTransport(), false, false},
+		{"https", NewTransport(), true, true},
+		{"h2c", h2c, false, true},
+		{"opaque", opaque, false, true},
+	} {
+		assert.Equal(t, tc.want, NewPools(&http.Client{Transport: tc.transport}, 0, tc.https).mayHTTP2, tc.name)
+	}
+}
