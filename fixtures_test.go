@@ -19,6 +19,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/partnerinsure/insurance-go"
+	"github.com/partnerinsure/insurance-go/internal/contracttest"
 )
 
 // The fixtures the root tests share: credentials, a mock client and what it saw,
@@ -57,12 +58,7 @@ func newMockClient(t *testing.T, opts ...insurance.Option) (*insurance.Client, *
 }
 
 // sent is what a mock server saw of one request.
-type sent struct {
-	Method string
-	Path   string
-	Header http.Header
-	Body   []byte
-}
+type sent = contracttest.Sent
 
 // recorder answers every request with one canned answer and keeps what it saw.
 type recorder struct {

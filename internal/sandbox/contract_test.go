@@ -20,6 +20,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/partnerinsure/insurance-go/internal/contracttest"
 	"github.com/partnerinsure/insurance-go/internal/sandbox"
 )
 
@@ -35,16 +36,19 @@ const (
 // secretTTL is the lifetime of the harness sandbox's customer secrets.
 const secretTTL = 15 * time.Minute
 
+// sent is a request a case sends.
+type sent = contracttest.Sent
+
 // sandboxHarness sends requests to one sandbox and checks each exchange.
 type sandboxHarness struct {
 	t        *testing.T
-	contract *contract
+	contract *contracttest.Contract
 	sandbox  *sandbox.Sandbox
 	now      time.Time // the sandbox's clock
 }
 
 func newSandboxHarness(t *testing.T) *sandboxHarness {
-	h := &sandboxHarness{t: t, contract: theContract(t), now: time.Date(2027, time.January, 4, 9, 0, 0, 0, time.UTC)}
+	h := &sandboxHarness{t: t, contract: contracttest.Interface(t), now: time.Date(2027, time.January, 4, 9, 0, 0, 0, time.UTC)}
 	h.sandbox = sandbox.New(sandbox.Config{
 		ClientID: "ci_contract", ClientSecret: "cs_contract",
 		SecretTTL: secretTTL, Now: func() time.Time { return h.now },
@@ -90,22 +94,22 @@ func basicCredential(id, secret string) string {
 func (h *sandboxHarness) exchange(req sent, want refusal) (int, map[string]any) {
 	t := h.t
 	t.Helper()
-	in, err := h.contract.checkRequest(req)
+	in, err := h.contract.CheckRequest(req)
 	require.NotNil(t, in, "%s %s: %v", req.Method, req.Path, err)
 	switch want {
 	case allowed:
-		require.NoError(t, err, "%s refuses the request %s %s", h.contract.name, req.Method, req.Path)
+		require.NoError(t, err, "%s refuses the request %s %s", h.contract.Name, req.Method, req.Path)
 	case refusedAuth:
 		var security *openapi3filter.SecurityRequirementsError
-		require.ErrorAs(t, err, &security, "%s must refuse the credentials of %s %s", h.contract.name, req.Method, req.Path)
+		require.ErrorAs(t, err, &security, "%s must refuse the credentials of %s %s", h.contract.Name, req.Method, req.Path)
 	case refusedSchema:
 		var bad *openapi3filter.RequestError
-		require.ErrorAs(t, err, &bad, "%s must refuse the body of %s %s", h.contract.name, req.Method, req.Path)
+		require.ErrorAs(t, err, &bad, "%s must refuse the body of %s %s", h.contract.Name, req.Method, req.Path)
 		require.NotNil(t, bad.RequestBody, "refused for its body: %v", err)
 	}
 
 	status, header, body := h.serve(req)
-	assert.NoError(t, h.contract.checkResponse(in, status, header, body),
+	assert.NoError(t, h.contract.CheckResponse(in, status, header, body),
 		"the sandbox's answer %d to %s %s: %s", status, req.Method, req.Path, body)
 
 	var answer map[string]any
@@ -118,10 +122,45 @@ func (h *sandboxHarness) exchange(req sent, want refusal) (int, map[string]any) 
 	return status, answer
 }
 
+// exchangeCase is one exchange of a table and what must come of it.
+type exchangeCase struct {
+	name    string
+	request func(h *sandboxHarness) sent // may set up records first
+	status  int
+	refused refusal
+}
+
+// runExchanges makes every case's exchange, in parallel and each on a fresh harness
+// from newHarness, and fails when the document c has an operation no case succeeds on.
+func runExchanges(t *testing.T, c *contracttest.Contract, newHarness func(*testing.T) *sandboxHarness, tests []exchangeCase) {
+	t.Helper()
+	var mu sync.Mutex
+	succeeded := map[string]bool{} // "METHOD /path" of the operations a case succeeded on
+	t.Run("exchanges", func(t *testing.T) {
+		for _, tt := range tests {
+			t.Run(tt.name, func(t *testing.T) {
+				t.Parallel()
+				h := newHarness(t)
+				req := tt.request(h)
+				status, answer := h.exchange(req, tt.refused)
+				assert.Equal(t, tt.status, status, "answer: %v", answer)
+				if status < 300 {
+					mu.Lock()
+					succeeded[req.Method+" "+req.Path] = true
+					mu.Unlock()
+				}
+			})
+		}
+	})
+	for _, op := range c.Operations() {
+		assert.True(t, succeeded[op.Method+" "+op.Path], "no case succeeds on %s %s (%s): add one", op.Method, op.Path, op.ID)
+	}
+}
+
 // serve sends req to the sandbox, unchecked, and returns its answer.
 func (h *sandboxHarness) serve(req sent) (int, http.Header, []byte) {
 	rec := httptest.NewRecorder()
-	h.sandbox.ServeHTTP(rec, req.request())
+	h.sandbox.ServeHTTP(rec, req.Request())
 	return rec.Code, rec.Header(), rec.Body.Bytes()
 }
 
@@ -150,6 +189,13 @@ func (h *sandboxHarness) gapMedicalQuote(email string) string {
 
 func (h *sandboxHarness) customerSecret(email string) string {
 	return h.create(h.basic("POST", "/v1/auth/customer/secret", `{"email_address": "`+email+`"}`), http.StatusCreated, "secret")
+}
+
+// payGapMedical sets up a gap-medical quote for ada@example.com and returns its
+// purchase with token, under a customer secret issued for secretFor.
+func (h *sandboxHarness) payGapMedical(secretFor, token string) sent {
+	id := h.gapMedicalQuote("ada@example.com")
+	return h.bearer(h.customerSecret(secretFor), "POST", "/v1/purchase/gap-medical", gapMedicalPurchase(id, token))
 }
 
 const (
@@ -182,12 +228,7 @@ func gapMedicalPurchase(quoteID, token string) string {
 // sandbox gives on the interface's operations; it fails when the document gains an
 // operation no case succeeds on.
 func TestSandboxFollowsTheDocument(t *testing.T) {
-	tests := []struct {
-		name    string
-		request func(h *sandboxHarness) sent // may set up records first
-		status  int
-		refused refusal
-	}{
+	tests := []exchangeCase{
 		// Products.
 		{"products", func(h *sandboxHarness) sent { return h.basic("GET", "/v1/products", "") }, 200, allowed},
 		{"products without credentials: 401", func(h *sandboxHarness) sent { return h.anonymous("GET", "/v1/products", "") }, 401, refusedAuth},
@@ -287,10 +328,7 @@ func TestSandboxFollowsTheDocument(t *testing.T) {
 		{"customer secret with only the client id: 401", func(h *sandboxHarness) sent {
 			return h.clientID("POST", "/v1/auth/customer/secret", `{"email_address": "ada@example.com"}`)
 		}, 401, refusedAuth},
-		{"gap-medical purchase", func(h *sandboxHarness) sent {
-			id := h.gapMedicalQuote("ada@example.com")
-			return h.bearer(h.customerSecret("ada@example.com"), "POST", "/v1/purchase/gap-medical", gapMedicalPurchase(id, sandbox.TokenOK))
-		}, 201, allowed},
+		{"gap-medical purchase", func(h *sandboxHarness) sent { return h.payGapMedical("ada@example.com", sandbox.TokenOK) }, 201, allowed},
 		{"gap-medical purchase without a token: 400", func(h *sandboxHarness) sent {
 			id := h.gapMedicalQuote("ada@example.com")
 			return h.bearer(h.customerSecret("ada@example.com"), "POST", "/v1/purchase/gap-medical", `{"quote_id": "`+id+`"}`)
@@ -299,14 +337,8 @@ func TestSandboxFollowsTheDocument(t *testing.T) {
 			id := h.gapMedicalQuote("ada@example.com")
 			return h.bearer(h.customerSecret("ada@example.com"), "POST", "/v1/purchase/gap-medical", `{"quote_id": "`+id+`", "payment_method": {"card": {"number": "`+sandbox.CardOK+`"}}}`)
 		}, 400, refusedSchema},
-		{"gap-medical purchase with a declined token: 402", func(h *sandboxHarness) sent {
-			id := h.gapMedicalQuote("ada@example.com")
-			return h.bearer(h.customerSecret("ada@example.com"), "POST", "/v1/purchase/gap-medical", gapMedicalPurchase(id, sandbox.TokenDeclined))
-		}, 402, allowed},
-		{"gap-medical purchase with a secret for another email: 403", func(h *sandboxHarness) sent {
-			id := h.gapMedicalQuote("ada@example.com")
-			return h.bearer(h.customerSecret("mallory@example.com"), "POST", "/v1/purchase/gap-medical", gapMedicalPurchase(id, sandbox.TokenOK))
-		}, 403, allowed},
+		{"gap-medical purchase with a declined token: 402", func(h *sandboxHarness) sent { return h.payGapMedical("ada@example.com", sandbox.TokenDeclined) }, 402, allowed},
+		{"gap-medical purchase with a secret for another email: 403", func(h *sandboxHarness) sent { return h.payGapMedical("mallory@example.com", sandbox.TokenOK) }, 403, allowed},
 		{"gap-medical purchase with an unknown secret: 401", func(h *sandboxHarness) sent {
 			id := h.gapMedicalQuote("ada@example.com")
 			return h.bearer("cus_sec_unknown", "POST", "/v1/purchase/gap-medical", gapMedicalPurchase(id, sandbox.TokenOK))
@@ -353,25 +385,5 @@ func TestSandboxFollowsTheDocument(t *testing.T) {
 		{"event with malformed JSON: 400", func(h *sandboxHarness) sent { return h.basic("POST", "/v1/events", `{`) }, 400, refusedSchema},
 		{"event with only the client id: 401", func(h *sandboxHarness) sent { return h.clientID("POST", "/v1/events", eventBody) }, 401, refusedAuth},
 	}
-	var mu sync.Mutex
-	succeeded := map[string]bool{} // "METHOD /path" of the operations a case succeeded on
-	t.Run("exchanges", func(t *testing.T) {
-		for _, tt := range tests {
-			t.Run(tt.name, func(t *testing.T) {
-				t.Parallel()
-				h := newSandboxHarness(t)
-				req := tt.request(h)
-				status, answer := h.exchange(req, tt.refused)
-				assert.Equal(t, tt.status, status, "answer: %v", answer)
-				if status < 300 {
-					mu.Lock()
-					succeeded[req.Method+" "+req.Path] = true
-					mu.Unlock()
-				}
-			})
-		}
-	})
-	for _, op := range theContract(t).operations() {
-		assert.True(t, succeeded[op.method+" "+op.path], "no case succeeds on %s %s (%s): add one", op.method, op.path, op.id)
-	}
+	runExchanges(t, contracttest.Interface(t), newSandboxHarness, tests)
 }

@@ -9,30 +9,20 @@ import (
 	"net/http"
 	"slices"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"github.com/partnerinsure/insurance-go/api"
+	"github.com/partnerinsure/insurance-go/internal/contracttest"
 	"github.com/partnerinsure/insurance-go/internal/sandbox"
 )
-
-var loadControls = sync.OnceValues(func() (*contract, error) { return loadContract("api/sandbox.yaml", api.Sandbox()) })
-
-// controlsContract returns api/sandbox.yaml, loaded and validated once per test binary.
-func controlsContract(t testing.TB) *contract {
-	t.Helper()
-	c, err := loadControls()
-	require.NoError(t, err)
-	return c
-}
 
 // newControlsHarness is a harness whose exchanges are checked against api/sandbox.yaml.
 func newControlsHarness(t *testing.T) *sandboxHarness {
 	h := newSandboxHarness(t)
-	h.contract = controlsContract(t)
+	h.contract = contracttest.Controls(t)
 	return h
 }
 
@@ -54,12 +44,7 @@ func (h *sandboxHarness) bought() {
 // TestControlsFollowTheirDocument covers every control's success and the errors each
 // gives; it fails when the document gains an operation no case succeeds on.
 func TestControlsFollowTheirDocument(t *testing.T) {
-	tests := []struct {
-		name    string
-		request func(h *sandboxHarness) sent // may set up records first
-		status  int
-		refused refusal
-	}{
+	tests := []exchangeCase{
 		{"credentials", func(h *sandboxHarness) sent { return h.basic("POST", "/sandbox/credentials", "") }, 201, allowed},
 		{"credentials without auth: 401", func(h *sandboxHarness) sent { return h.anonymous("POST", "/sandbox/credentials", "") }, 401, refusedAuth},
 		{"credentials with the client id header: 401", func(h *sandboxHarness) sent { return h.clientID("POST", "/sandbox/credentials", "") }, 401, refusedAuth},
@@ -142,27 +127,7 @@ func TestControlsFollowTheirDocument(t *testing.T) {
 		{"the controls' document", func(h *sandboxHarness) sent { return h.anonymous("GET", "/sandbox/sandbox.yaml", "") }, 200, allowed},
 		{"the stand-in component", func(h *sandboxHarness) sent { return h.anonymous("GET", "/sandbox/gap-medical.js", "") }, 200, allowed},
 	}
-	var mu sync.Mutex
-	succeeded := map[string]bool{}
-	t.Run("exchanges", func(t *testing.T) {
-		for _, tt := range tests {
-			t.Run(tt.name, func(t *testing.T) {
-				t.Parallel()
-				h := newControlsHarness(t)
-				req := tt.request(h)
-				status, answer := h.exchange(req, tt.refused)
-				assert.Equal(t, tt.status, status, "answer: %v", answer)
-				if status < 300 {
-					mu.Lock()
-					succeeded[req.Method+" "+req.Path] = true
-					mu.Unlock()
-				}
-			})
-		}
-	})
-	for _, op := range controlsContract(t).operations() {
-		assert.True(t, succeeded[op.method+" "+op.path], "no case succeeds on %s %s (%s): add one", op.method, op.path, op.id)
-	}
+	runExchanges(t, contracttest.Controls(t), newControlsHarness, tests)
 }
 
 // TestControlsAreTheDocument: the document describes every control the sandbox
@@ -171,9 +136,9 @@ func TestControlsAreTheDocument(t *testing.T) {
 	served := append(sandbox.Controls(),
 		"GET "+sandbox.OpenAPIPath, "GET "+sandbox.SandboxDocumentPath, "GET "+sandbox.ComponentPath)
 	var described []string
-	for _, op := range controlsContract(t).operations() {
-		described = append(described, op.method+" "+op.path)
-		assert.True(t, strings.HasPrefix(op.path, "/sandbox/"), "%s %s is not a control", op.method, op.path)
+	for _, op := range contracttest.Controls(t).Operations() {
+		described = append(described, op.Method+" "+op.Path)
+		assert.True(t, strings.HasPrefix(op.Path, "/sandbox/"), "%s %s is not a control", op.Method, op.Path)
 	}
 	slices.Sort(served)
 	slices.Sort(described)

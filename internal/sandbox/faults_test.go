@@ -34,10 +34,10 @@ func TestStatusFaultsAnswerAsDocumented(t *testing.T) {
 			h := newSandboxHarness(t)
 			require.NoError(t, h.sandbox.Inject("GET /v1/products", tt.fault))
 			req := h.basic("GET", "/v1/products", "")
-			in, err := h.contract.checkRequest(req)
+			in, err := h.contract.CheckRequest(req)
 			require.NoError(t, err)
 			rec := httptest.NewRecorder()
-			h.sandbox.ServeHTTP(rec, req.request())
+			h.sandbox.ServeHTTP(rec, req.Request())
 
 			assert.Equal(t, tt.fault.Status, rec.Code)
 			assert.NotEmpty(t, rec.Header().Get("X-Request-Id"))
@@ -64,7 +64,7 @@ func TestStatusFaultsAnswerAsDocumented(t *testing.T) {
 				assert.Equal(t, tt.body, rec.Body.String())
 			}
 			if tt.documented {
-				assert.NoError(t, h.contract.checkResponse(in, rec.Code, rec.Header(), rec.Body.Bytes()))
+				assert.NoError(t, h.contract.CheckResponse(in, rec.Code, rec.Header(), rec.Body.Bytes()))
 			}
 		})
 	}

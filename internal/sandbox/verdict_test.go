@@ -7,7 +7,7 @@ package sandbox_test
 // field of the wrong JSON type, each date malformed, each email address not one. The
 // document's validator (kin-openapi) and the sandbox must give each the same verdict:
 // accepted (2xx) or refused (400). A field the document leaves open (the gap-medical
-// bodies, which interface.md does not show) is accepted by both, and the sandbox then
+// bodies, whose other fields the interface does not show) is accepted by both, and the sandbox then
 // names it in X-Sandbox-Warning and in its request log; one it closes is refused by
 // both, and the sandbox's 400 names it.
 
@@ -25,6 +25,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/partnerinsure/insurance-go/internal/contracttest"
 	"github.com/partnerinsure/insurance-go/internal/sandbox"
 )
 
@@ -234,9 +235,9 @@ func namesEveryField(t *testing.T, schema *openapi3.Schema, body map[string]any,
 }
 
 // requestSchema is the JSON schema of an operation's request body.
-func (c *contract) requestSchema(t *testing.T, method, path string) *openapi3.Schema {
+func requestSchema(t *testing.T, c *contracttest.Contract, method, path string) *openapi3.Schema {
 	t.Helper()
-	op := c.doc.Paths.Find(path).GetOperation(method)
+	op := c.Doc.Paths.Find(path).GetOperation(method)
 	require.NotNil(t, op.RequestBody, "%s %s has a request body", method, path)
 	media := op.RequestBody.Value.Content.Get("application/json")
 	require.NotNil(t, media, "%s %s takes JSON", method, path)
@@ -244,10 +245,10 @@ func (c *contract) requestSchema(t *testing.T, method, path string) *openapi3.Sc
 }
 
 func TestOneVerdictOnRequestBodies(t *testing.T) {
-	c := theContract(t)
+	c := contracttest.Interface(t)
 	covered := map[string]bool{}
 	for _, op := range verdictOperations {
-		schema := c.requestSchema(t, op.method, op.path)
+		schema := requestSchema(t, c, op.method, op.path)
 		covered[op.method+" "+op.path] = true
 		sample, _ := op.valid(newSandboxHarness(t))
 		namesEveryField(t, schema, sample, nil)
@@ -264,9 +265,9 @@ func TestOneVerdictOnRequestBodies(t *testing.T) {
 			})
 		}
 	}
-	for _, op := range c.operations() {
-		if c.doc.Paths.Find(op.path).GetOperation(op.method).RequestBody != nil {
-			assert.True(t, covered[op.method+" "+op.path], "%s %s takes a body: add it to verdictOperations", op.method, op.path)
+	for _, op := range c.Operations() {
+		if c.Doc.Paths.Find(op.Path).GetOperation(op.Method).RequestBody != nil {
+			assert.True(t, covered[op.Method+" "+op.Path], "%s %s takes a body: add it to verdictOperations", op.Method, op.Path)
 		}
 	}
 }
@@ -275,12 +276,12 @@ func TestOneVerdictOnRequestBodies(t *testing.T) {
 // document's. unknown names a field the body adds that the schema does not.
 func checkOneVerdict(t *testing.T, h *sandboxHarness, req sent, unknown string) {
 	t.Helper()
-	in, docErr := h.contract.checkRequest(req)
+	in, docErr := h.contract.CheckRequest(req)
 	require.NotNil(t, in)
 	rec := httptest.NewRecorder()
-	h.sandbox.ServeHTTP(rec, req.request())
+	h.sandbox.ServeHTTP(rec, req.Request())
 	answer := rec.Body.String()
-	assert.NoError(t, h.contract.checkResponse(in, rec.Code, rec.Header(), rec.Body.Bytes()), "the sandbox's answer %d: %s", rec.Code, answer)
+	assert.NoError(t, h.contract.CheckResponse(in, rec.Code, rec.Header(), rec.Body.Bytes()), "the sandbox's answer %d: %s", rec.Code, answer)
 
 	docAccepts := docErr == nil
 	require.True(t, rec.Code < 300 || rec.Code == http.StatusBadRequest, "the sandbox answered %d, neither a success nor a 400: %s", rec.Code, answer)
@@ -311,7 +312,7 @@ func verdict(err error) string {
 	return fmt.Sprintf("refused: %v", err)
 }
 
-// TestOpenBodiesAreNotRefused: where interface.md leaves a body's other fields "not
+// TestOpenBodiesAreNotRefused: where the interface leaves a body's other fields "not
 // shown", the sandbox accepts them, with a warning, as the document does.
 func TestOpenBodiesAreNotRefused(t *testing.T) {
 	h := newSandboxHarness(t)
