@@ -20,12 +20,12 @@ import (
 // agencyKey is the attribute a platform would put on each agency's client.
 const agencyKey = "partner.agency"
 
-// forAgency derives from parent the client of one agency, instrumented with the
-// agency's attribute. The sandbox knows one partner, so the agency uses its
-// credentials: what is under test is where the attribute goes.
+// forAgency derives from parent the client of one agency, a partner of its own in
+// the sandbox, instrumented with the agency's attribute.
 func forAgency(t *testing.T, srv *insurancetest.Server, tel *telemetry, parent *insurance.Client, agency string) *insurance.Client {
 	t.Helper()
-	c, err := parent.With(insurance.WithCredentials(srv.ClientID, srv.ClientSecret),
+	id, secret := srv.AddPartner()
+	c, err := parent.With(insurance.WithCredentials(id, secret),
 		tel.instrument(insuranceotel.WithAttributes(attribute.String(agencyKey, agency))))
 	require.NoError(t, err)
 	return c
