@@ -83,8 +83,8 @@ func NewClient(baseURL string, opts ...Option) (*Client, error) {
 //
 // Credentials given to it (WithCredentials, WithClientID) replace c's. Observers and
 // the logger carry over unless opts give others: observers given to With replace c's.
-// WithHTTPClient or WithRecordIdleTimeout give the new Client pools of its own, and
-// WithRetryBudget a budget of its own.
+// WithHTTPClient gives the new Client pools of its own, WithRecordIdleTimeout a pool
+// of its own for record-creating calls, and WithRetryBudget a budget of its own.
 func (c *Client) With(opts ...Option) (*Client, error) {
 	s := c.settings
 	s.observers = nil
@@ -95,8 +95,11 @@ func (c *Client) With(opts ...Option) (*Client, error) {
 		s.observers = c.settings.observers
 	}
 	pools, budget := c.pipe.Pools(), c.pipe.Budget()
-	if s.httpClient != c.settings.httpClient || s.recordIdleTimeout != c.settings.recordIdleTimeout {
+	switch {
+	case s.httpClient != c.settings.httpClient:
 		pools = pipeline.NewPools(s.httpClient, s.recordIdleTimeout, strings.HasPrefix(c.baseURL, "https://"))
+	case s.recordIdleTimeout != c.settings.recordIdleTimeout:
+		pools = pools.WithRecordIdle(s.recordIdleTimeout)
 	}
 	if s.budget != c.settings.budget {
 		budget = s.budget.build()

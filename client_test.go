@@ -332,3 +332,17 @@ func TestObserversCarryOverUnlessReplaced(t *testing.T) {
 	assert.EqualValues(t, 1, inherited.calls.Load(), "replaced")
 	assert.EqualValues(t, 1, replacing.calls.Load())
 }
+
+// WithRecordIdleTimeout gives a derived client a pool of its own for record-creating
+// calls only: its quotes still ride the parent's connections.
+func TestWithRecordIdleTimeoutKeepsTheSharedQuotePool(t *testing.T) {
+	srv := newAgencyServer(t)
+	parent := newLoopbackClient(t, srv.URL)
+	derived, err := parent.With(insurance.WithRecordIdleTimeout(insurance.RecordKeepAliveOff))
+	require.NoError(t, err)
+	for _, c := range []*insurance.Client{parent, derived, parent, derived} {
+		_, err := c.QuoteTravel(context.Background(), agencyQuote(testClientID))
+		require.NoError(t, err)
+	}
+	assert.EqualValues(t, 1, srv.opened.Load(), "one connection for both clients' quotes")
+}

@@ -167,8 +167,9 @@ type RequestError struct {
 	Method string
 	Path   string
 	// Attempts is how many times the request went out, counting net/http's own silent
-	// resend of a request on a fresh connection when a reused one failed, and
-	// attempts that could not connect.
+	// resends (on a fresh connection when a reused one failed; over HTTP/2 after a
+	// stream was refused, went away or was reset), and attempts that could not
+	// connect.
 	Attempts int
 	// StatusCode and Body are those of a 2xx answer whose body could not be read or
 	// decoded: the body is kept (capped at 16 MiB) so nothing the server said is lost.

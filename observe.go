@@ -25,7 +25,8 @@ type Observer interface {
 	// StartAttempt runs before attempt number attempt (from 1) goes out. setHeader
 	// adds a header to that attempt only, such as a W3C traceparent; it ignores the
 	// headers the SDK owns (Authorization, x-api-client-id, Accept, Content-Type,
-	// Content-Length, User-Agent, Host).
+	// Content-Length, User-Agent, Host) and the idempotency keys (Idempotency-Key,
+	// X-Idempotency-Key).
 	StartAttempt(ctx context.Context, attempt int, setHeader func(key, value string))
 	// EndCall ends observing the call with what happened.
 	EndCall(ctx context.Context, call CallInfo, result CallResult)
@@ -111,6 +112,9 @@ func resultOf(res Response, attempts int, err error) CallResult {
 var sdkOwnedHeaders = map[string]bool{
 	"Authorization": true, http.CanonicalHeaderKey(HeaderClientID): true, "Accept": true,
 	"Content-Type": true, "Content-Length": true, "User-Agent": true, "Host": true,
+	// With one of these net/http takes a POST for replayable and may resend a
+	// purchase after writing it; the interface defines no idempotency key.
+	"Idempotency-Key": true, "X-Idempotency-Key": true,
 }
 
 // startAttempt runs the observers' StartAttempt with a setter limited to headers the

@@ -97,9 +97,11 @@ func WithClientID(clientID string) Option {
 // copied and does not report its connections, so record-creating calls share it and
 // may ride HTTP/2; net/http's own resends of them are refused (an HTTP/2 stream it
 // refused or that went away then ends the call with ErrOutcomeUnknown), no failure
-// proves that nothing was sent (a dial failure excepted), and the first burst over
-// https is not held to one connection. To log or trace each attempt, keep the SDK's
-// transport and use WithAttemptMiddleware instead.
+// but a dial error (*net.OpError with Op "dial") proves that nothing was sent, and
+// the first burst over https is not held to one connection. Never give it a
+// transport that retries by itself: it could send a purchase twice, or report one it
+// sent as a dial failure. To log or trace each attempt, keep the SDK's transport and
+// use WithAttemptMiddleware instead.
 func WithHTTPClient(hc *http.Client) Option {
 	return func(s *settings) error {
 		if hc == nil {
@@ -252,8 +254,12 @@ func WithRetryBudget(capacity, cost int) Option {
 // every attempt the Client sends, with the request's context. The SDK keeps its own
 // transports and pools beneath it, and with them every guarantee that
 // WithHTTPClient's opaque transports give up. The RoundTripper wrap returns must pass
-// the request on unchanged (headers may be added) and return what the transport
-// returned.
+// the request on with its context (headers may be added) and return what the
+// transport returned. A request whose context was replaced is refused unsent, with
+// an error saying so: without it the SDK could not tell a purchase that was sent
+// from one that was not. An Idempotency-Key or X-Idempotency-Key header is removed
+// from record-creating requests: with one, net/http would resend a purchase after
+// writing it.
 func WithAttemptMiddleware(wrap func(http.RoundTripper) http.RoundTripper) Option {
 	return func(s *settings) error {
 		if wrap == nil {

@@ -60,7 +60,7 @@ func (p *Pipeline) newAttempt(ctx context.Context, r *Request, number int) *atte
 	a := &attempt{
 		number:     number,
 		class:      r.Class,
-		resendSafe: r.Class == Idempotent || p.pools.recordsResendSafe,
+		resendSafe: r.Class == Idempotent || p.pools.traced,
 		budget:     p.budget,
 		gate:       p.pools.gates[r.Class],
 		method:     r.Method,
@@ -73,9 +73,9 @@ func (p *Pipeline) newAttempt(ctx context.Context, r *Request, number int) *atte
 	return a
 }
 
-// gotConn runs when net/http hands the request to a connection, once per send. It is
-// called before the request is written, on the goroutine that sends it: an attempt
-// that obtained no connection provably sent nothing.
+// gotConn runs when net/http hands the request to a connection, once per send,
+// before any of it is written and before RoundTrip returns: an attempt that obtained
+// no connection provably sent nothing.
 func (a *attempt) gotConn(httptrace.GotConnInfo) {
 	a.sends.Add(1)
 	if a.gate != nil {

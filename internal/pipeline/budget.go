@@ -39,6 +39,9 @@ func (b *Budget) TakeRetry() bool {
 	}
 }
 
+// Refund puts back the cost of a retry taken and not made.
+func (b *Budget) Refund() { b.put(b.cost) }
+
 // Spent reports a bucket that cannot pay for a retry: net/http's own resends are
 // refused then too.
 func (b *Budget) Spent() bool { return b != nil && b.tokens.Load() < b.cost }
@@ -49,16 +52,21 @@ func (b *Budget) Succeeded(retried bool) {
 	if b == nil {
 		return
 	}
-	refund := int64(1)
 	if retried {
-		refund = b.cost
+		b.put(b.cost)
+	} else {
+		b.put(1)
+	}
+}
+
+// put adds n tokens, up to the capacity.
+func (b *Budget) put(n int64) {
+	if b == nil {
+		return
 	}
 	for {
 		left := b.tokens.Load()
-		if left >= b.capacity {
-			return
-		}
-		if b.tokens.CompareAndSwap(left, min(left+refund, b.capacity)) {
+		if left >= b.capacity || b.tokens.CompareAndSwap(left, min(left+n, b.capacity)) {
 			return
 		}
 	}

@@ -2,7 +2,7 @@
 // order:
 //
 //   - pipeline.go: what a call needs (Config, Request) and gives back (Response, Error).
-//   - send.go: the attempt loop, top to bottom: attempt, classify, decide, wait, account.
+//   - send.go: the attempt loop, top to bottom: attempt, account, classify, decide, wait.
 //   - attempt.go: one attempt and what it proves about reaching the server.
 //   - request.go: building the HTTP request of an attempt.
 //   - response.go: reading an answer's body, capped.

@@ -25,7 +25,7 @@ func encodeBody(v any) ([]byte, error) {
 // newRequest builds the HTTP request of attempt a: its headers, its body, and the
 // GetBody through which net/http must ask the attempt before sending it again.
 func (p *Pipeline) newRequest(ctx context.Context, r *Request, body []byte, a *attempt) (*http.Request, error) {
-	ctx = httptrace.WithClientTrace(ctx, &a.trace)
+	ctx = httptrace.WithClientTrace(context.WithValue(ctx, attemptKey{}, a), &a.trace)
 	req, err := http.NewRequestWithContext(ctx, r.Method, p.cfg.BaseURL+r.Path, nil)
 	if err != nil {
 		return nil, fmt.Errorf("building request: %w", err)
@@ -35,13 +35,17 @@ func (p *Pipeline) newRequest(ctx context.Context, r *Request, body []byte, a *a
 		newBody := func() io.ReadCloser { return io.NopCloser(bytes.NewReader(body)) }
 		req.Body, req.GetBody, req.ContentLength = newBody(), a.rewind(newBody), int64(len(body))
 		req.Header.Set("Content-Type", "application/json")
-	case p.pools.mayHTTP2:
-		// A request without a body gets an empty one all the same: net/http resends a
-		// bodiless request over HTTP/2 up to six more times without asking GetBody.
-		// The stream then ends with an empty DATA frame instead of on its HEADERS,
-		// and over HTTP/1.1 net/http checks the empty body on a goroutine of its own:
-		// 13 allocations and ~14% of a small GET over TLS (docs/performance.md), the
-		// price of the bound on what a call sends.
+	case r.Class == Idempotent || !p.pools.traced:
+		// A request without a body gets an empty one all the same, so that net/http
+		// asks GetBody before sending it again: without one, it resends a GET over
+		// HTTP/2 up to six more times, and over HTTP/1.1 once per stale idle
+		// connection, unasked. The stream then ends with an empty DATA frame instead
+		// of on its HEADERS, and over HTTP/1.1 net/http checks the empty body on a
+		// goroutine of its own: 13 allocations and 5% of a small GET on loopback,
+		// 14% over TLS (docs/performance.md), the price of the bound on what a call
+		// sends. (A bodiless record-creating request on the SDK's HTTP/1.1 pool keeps
+		// no body: a POST with one would go out chunked, and that pool resends
+		// nothing that was written.)
 		newBody := func() io.ReadCloser { return emptyBody{} }
 		req.Body, req.GetBody = newBody(), a.rewind(newBody)
 	}
@@ -58,3 +62,7 @@ type emptyBody struct{}
 
 func (emptyBody) Read([]byte) (int, error) { return 0, io.EOF }
 func (emptyBody) Close() error             { return nil }
+
+// attemptKey is the context key of the attempt a request belongs to: the pool's guard
+// refuses a request whose context lost it (see guardedPool).
+type attemptKey struct{}

@@ -66,11 +66,12 @@ func ParseRetryAfter(v string, now time.Time) (time.Duration, bool) {
 }
 
 // isPermanent reports a failure that trying again cannot cure: a certificate that does
-// not verify, or a server that does not speak TLS.
+// not verify, a server that does not speak TLS, or attempt middleware that drops the
+// request's context.
 func isPermanent(err error) bool {
 	var certErr *tls.CertificateVerificationError
 	var recordErr tls.RecordHeaderError
-	return errors.As(err, &certErr) || errors.As(err, &recordErr)
+	return errors.As(err, &certErr) || errors.As(err, &recordErr) || errors.Is(err, errContextDropped)
 }
 
 // unwrapURLError drops net/http's *url.Error layer, whose text repeats the full URL;

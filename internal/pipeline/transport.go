@@ -2,6 +2,7 @@ package pipeline
 
 import (
 	"crypto/tls"
+	"errors"
 	"net"
 	"net/http"
 	"slices"
@@ -52,20 +53,17 @@ func NewTransport() *http.Transport {
 //
 // A transport other than an *http.Transport cannot be copied and does not report
 // its connections: both kinds ride it as it is, a record-creating request is never
-// resent below the SDK, and no failure proves that nothing was sent.
+// resent below the SDK, and no failure but a dial error proves that nothing was sent.
 type Pools struct {
 	idempotent, records http.RoundTripper
-	// traced is true when the pools report the connections a request obtains: a
-	// request that obtained none provably sent nothing.
-	traced bool
-	// recordsResendSafe is true when records is the SDK's HTTP/1.1 copy.
-	recordsResendSafe bool
-	// mayHTTP2 is true when requests may ride HTTP/2: over https, over a transport
-	// the SDK cannot see into, or with unencrypted HTTP/2 turned on.
-	mayHTTP2 bool
-	gates    [2]*connGate // per Class; nil: no gate
-	jar      http.CookieJar
-	timeout  time.Duration // the *http.Client's, per attempt
+	// traced is true when both pools are *http.Transports (records the SDK's
+	// HTTP/1.1 copy): they report the connections a request obtains, so a request
+	// that obtained none provably sent nothing, and records resends nothing that was
+	// written.
+	traced  bool
+	gates   [2]*connGate // per Class; nil: no gate
+	jar     http.CookieJar
+	timeout time.Duration // the *http.Client's, per attempt
 }
 
 // NewPools builds the pools of hc (nil: a client on NewTransport). recordIdle bounds
@@ -80,16 +78,24 @@ func NewPools(hc *http.Client, recordIdle time.Duration, https bool) *Pools {
 	if p.idempotent == nil {
 		p.idempotent, p.records = http.DefaultTransport, http.DefaultTransport
 	}
-	t, ok := p.idempotent.(*http.Transport)
-	p.mayHTTP2 = https || !ok || (t.Protocols != nil && t.Protocols.UnencryptedHTTP2())
-	if ok {
+	if t, ok := p.idempotent.(*http.Transport); ok {
 		p.records = http1Only(t, recordIdle)
-		p.traced, p.recordsResendSafe = true, true
+		p.traced = true
 		if https {
 			p.gates[Idempotent] = newConnGate(maxGateWait)
 		}
 	}
 	return p
+}
+
+// WithRecordIdle returns pools that share p's pool of idempotent requests and give
+// record-creating ones a pool of their own, bounded by idle as NewPools does.
+func (p *Pools) WithRecordIdle(idle time.Duration) *Pools {
+	q := *p
+	if t, ok := p.idempotent.(*http.Transport); ok {
+		q.records = http1Only(t, idle)
+	}
+	return &q
 }
 
 // http1Only returns a copy of t that speaks only HTTP/1.1 and closes connections idle
@@ -112,7 +118,8 @@ func http1Only(t *http.Transport, idle time.Duration) *http.Transport {
 	return c
 }
 
-// roundTrippers are the pools by Class, each behind its gate if it has one.
+// roundTrippers are the pools by Class, each behind its gate if it has one and,
+// when the pools are traced, behind a guard (see guardedPool).
 func (p *Pools) roundTrippers() [2]http.RoundTripper {
 	rts := [2]http.RoundTripper{Idempotent: p.idempotent, CreatesRecord: p.records}
 	for class, gate := range p.gates {
@@ -120,7 +127,43 @@ func (p *Pools) roundTrippers() [2]http.RoundTripper {
 			rts[class] = gatedTransport{pool: rts[class], gate: gate}
 		}
 	}
+	if p.traced {
+		for class, rt := range rts {
+			rts[class] = guardedPool{pool: rt, recordCreating: Class(class) == CreatesRecord}
+		}
+	}
 	return rts
+}
+
+// guardedPool stands between a caller's attempt middleware and a traced pool, and
+// keeps two things the middleware could break:
+//
+//   - The request must still carry its attempt's context, whose ClientTrace counts
+//     the connections: without it an attempt that sent its request would look as if
+//     it obtained none, and a purchase would be retried. A request that lost it is
+//     refused unsent, with an error that names the cause.
+//   - A record-creating request goes out without an Idempotency-Key or
+//     X-Idempotency-Key header: with one, net/http takes a POST for replayable and
+//     resends it after it was written (the interface defines no idempotency key).
+type guardedPool struct {
+	pool           http.RoundTripper
+	recordCreating bool
+}
+
+// errContextDropped refuses a request whose context no longer carries its attempt.
+var errContextDropped = errors.New("attempt middleware replaced the request's context: the SDK can no longer tell a request that was sent from one that was not, so none is sent (pass req.Context() on)")
+
+// RoundTrip sends req on the pool, guarded.
+func (g guardedPool) RoundTrip(req *http.Request) (*http.Response, error) {
+	if req.Context().Value(attemptKey{}) == nil {
+		return nil, errContextDropped
+	}
+	if g.recordCreating && (req.Header.Get("Idempotency-Key") != "" || req.Header.Get("X-Idempotency-Key") != "") {
+		req = req.Clone(req.Context())
+		req.Header.Del("Idempotency-Key")
+		req.Header.Del("X-Idempotency-Key")
+	}
+	return g.pool.RoundTrip(req)
 }
 
 // CloseIdleConnections closes the idle connections of both pools.

@@ -1,9 +1,13 @@
 package pipeline
 
 import (
+	"context"
 	"net/http"
 	"net/http/httptest"
+	"sync"
+	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -37,7 +41,6 @@ func TestRecordsRideHTTP1EvenOnATransportThatSpokeHTTP2(t *testing.T) {
 	assert.Equal(t, 2, get(pools.idempotent))
 	assert.Equal(t, advertised, transport.TLSClientConfig.NextProtos, "the caller's transport is unchanged")
 	assert.True(t, pools.traced)
-	assert.True(t, pools.recordsResendSafe)
 }
 
 // A RoundTripper other than an *http.Transport carries both kinds of request as it
@@ -46,29 +49,78 @@ func TestAnOpaqueTransportCarriesEverything(t *testing.T) {
 	opaque := roundTripFunc(func(*http.Request) (*http.Response, error) { return nil, nil })
 	pools := NewPools(&http.Client{Transport: opaque}, 0, true)
 	assert.False(t, pools.traced)
-	assert.False(t, pools.recordsResendSafe)
 	assert.Nil(t, pools.gates[Idempotent], "no gate: connections are not seen")
 }
 
-// Requests may ride HTTP/2 over https, over a transport the SDK cannot see into, and
-// with unencrypted HTTP/2 turned on; only then does a bodiless request need the empty
-// body that makes net/http ask before resending it.
-func TestPoolsKnowWhenRequestsMayRideHTTP2(t *testing.T) {
-	h2c := NewTransport()
-	h2c.Protocols = new(http.Protocols)
-	h2c.Protocols.SetUnencryptedHTTP2(true)
-	opaque := roundTripFunc(func(*http.Request) (*http.Response, error) { return nil, nil })
-	for _, tc := range []struct {
-		name      string
-		transport http.RoundTripper
-		https     bool
-		want      bool
-	}{
-		{"http", NewTransport(), false, false},
-		{"https", NewTransport(), true, true},
-		{"h2c", h2c, false, true},
-		{"opaque", opaque, false, true},
-	} {
-		assert.Equal(t, tc.want, NewPools(&http.Client{Transport: tc.transport}, 0, tc.https).mayHTTP2, tc.name)
+// Attempt middleware that drops the request's context is refused before anything is
+// sent (the SDK could no longer tell a sent request from an unsent one), and a
+// record-creating request goes out without an idempotency key, which would make
+// net/http resend it after writing it.
+func TestThePoolsGuardAgainstMiddleware(t *testing.T) {
+	var got http.Header
+	arrived := 0
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		arrived++
+		got = r.Header.Clone()
+	}))
+	defer srv.Close()
+
+	dropsContext := func(next http.RoundTripper) http.RoundTripper {
+		return roundTripFunc(func(r *http.Request) (*http.Response, error) { return next.RoundTrip(r.Clone(context.Background())) })
 	}
+	p := New(Config{BaseURL: srv.URL, MaxRetries: 2, Middleware: dropsContext}, NewPools(srv.Client(), 0, false), nil)
+	_, err := p.Send(context.Background(), &Request{Method: http.MethodPost, Path: "/v1/purchase/tuition", Body: 1, Class: CreatesRecord})
+	require.ErrorIs(t, err, errContextDropped)
+	var e *Error
+	require.ErrorAs(t, err, &e)
+	assert.False(t, e.MayHaveArrived)
+	assert.Equal(t, 1, e.Attempts, "not retried")
+	assert.Zero(t, arrived)
+
+	addsKeys := func(next http.RoundTripper) http.RoundTripper {
+		return roundTripFunc(func(r *http.Request) (*http.Response, error) {
+			r.Header.Set("Idempotency-Key", "k1")
+			r.Header.Set("X-Idempotency-Key", "k2")
+			r.Header.Set("X-Trace", "kept")
+			return next.RoundTrip(r)
+		})
+	}
+	p = New(Config{BaseURL: srv.URL, Middleware: addsKeys}, NewPools(srv.Client(), 0, false), nil)
+	_, err = p.Send(context.Background(), &Request{Method: http.MethodPost, Path: "/v1/purchase/tuition", Body: 1, Class: CreatesRecord})
+	require.NoError(t, err)
+	assert.Empty(t, got.Get("Idempotency-Key"))
+	assert.Empty(t, got.Get("X-Idempotency-Key"))
+	assert.Equal(t, "kept", got.Get("X-Trace"))
+}
+
+// Over plain HTTP/1.1, net/http resends a GET once per stale idle connection unless
+// GetBody says no: a server that drops every connection after a burst filled the pool
+// still gets at most 2 × (1 + MaxRetries) requests from one call.
+func TestABodilessGETIsBoundedOverHTTP1(t *testing.T) {
+	var drop atomic.Bool
+	var requests atomic.Int32
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		requests.Add(1)
+		if drop.Load() {
+			conn, _, _ := w.(http.Hijacker).Hijack()
+			_ = conn.Close()
+			return
+		}
+		time.Sleep(50 * time.Millisecond) // so that the burst opens a connection each
+	}))
+	defer srv.Close()
+	p := New(Config{BaseURL: srv.URL, MaxRetries: 2, RetryWaitMin: time.Millisecond, RetryWaitMax: time.Millisecond},
+		NewPools(&http.Client{Transport: NewTransport()}, 0, false), nil)
+	get := &Request{Method: http.MethodGet, Path: "/v1/products", Class: Idempotent}
+	var wg sync.WaitGroup
+	for range 40 {
+		wg.Go(func() { _, _ = p.Send(context.Background(), get) })
+	}
+	wg.Wait()
+
+	drop.Store(true)
+	requests.Store(0)
+	_, err := p.Send(context.Background(), get)
+	require.Error(t, err)
+	assert.LessOrEqual(t, requests.Load(), int32(6))
 }
