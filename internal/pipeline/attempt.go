@@ -15,7 +15,8 @@ import (
 
 // attempt is one try of a call: one request handed to net/http. Below the SDK,
 // net/http may send that request more than once: again on a fresh connection when a
-// reused HTTP/1.1 one failed before writing it, and over HTTP/2 when a stream was
+// reused HTTP/1.1 one failed (before writing it; a GET also before its answer), and
+// over HTTP/2 when a stream was
 // refused, went away with the connection, or was reset with PROTOCOL_ERROR. It asks
 // for the body again through GetBody first, and rewind decides:
 //
