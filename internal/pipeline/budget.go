@@ -40,7 +40,11 @@ func (b *Budget) TakeRetry() bool {
 }
 
 // Refund puts back the cost of a retry taken and not made.
-func (b *Budget) Refund() { b.put(b.cost) }
+func (b *Budget) Refund() {
+	if b != nil {
+		b.put(b.cost)
+	}
+}
 
 // Spent reports a bucket that cannot pay for a retry: net/http's own resends are
 // refused then too.
@@ -49,21 +53,17 @@ func (b *Budget) Spent() bool { return b != nil && b.tokens.Load() < b.cost }
 // Succeeded puts tokens back for a call that succeeded: the cost of one retry if it
 // retried, one token otherwise; never above the capacity.
 func (b *Budget) Succeeded(retried bool) {
-	if b == nil {
-		return
-	}
-	if retried {
+	switch {
+	case b == nil:
+	case retried:
 		b.put(b.cost)
-	} else {
+	default:
 		b.put(1)
 	}
 }
 
 // put adds n tokens, up to the capacity.
 func (b *Budget) put(n int64) {
-	if b == nil {
-		return
-	}
 	for {
 		left := b.tokens.Load()
 		if left >= b.capacity || b.tokens.CompareAndSwap(left, min(left+n, b.capacity)) {

@@ -1,8 +1,11 @@
 package pipeline
 
 import (
+	"context"
+	"net/http"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 )
@@ -53,4 +56,35 @@ func TestBudgetUnderConcurrency(t *testing.T) {
 	wg.Wait()
 	assert.Equal(t, 100, taken)
 	assert.Zero(t, b.Tokens())
+}
+
+// A context that ends while a call waits to retry, with no budget, ends the call with
+// the context's error: there is nothing to give back.
+func TestAWaitEndedWithoutABudget(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	busy := roundTripFunc(func(r *http.Request) (*http.Response, error) {
+		time.AfterFunc(20*time.Millisecond, cancel) // the call's context ends during the wait
+		return &http.Response{StatusCode: http.StatusServiceUnavailable, Header: http.Header{}, Body: http.NoBody, Request: r}, nil
+	})
+	p := New(Config{BaseURL: "https://api.example.com", MaxRetries: 2, RetryWaitMin: time.Hour, RetryWaitMax: time.Hour},
+		NewPools(&http.Client{Transport: busy}, 0, true), nil)
+	_, err := p.Send(ctx, &Request{Method: http.MethodGet, Path: "/v1/products", Class: Idempotent})
+	assert.ErrorIs(t, err, context.Canceled)
+}
+
+// A retry whose wait the context ends gives its tokens back.
+func TestAWaitEndedGivesTheTokensBack(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	busy := roundTripFunc(func(r *http.Request) (*http.Response, error) {
+		time.AfterFunc(20*time.Millisecond, cancel)
+		return &http.Response{StatusCode: http.StatusServiceUnavailable, Header: http.Header{}, Body: http.NoBody, Request: r}, nil
+	})
+	budget := NewBudget(10, 5)
+	p := New(Config{BaseURL: "https://api.example.com", MaxRetries: 2, RetryWaitMin: time.Hour, RetryWaitMax: time.Hour},
+		NewPools(&http.Client{Transport: busy}, 0, true), budget)
+	_, err := p.Send(ctx, &Request{Method: http.MethodGet, Path: "/v1/products", Class: Idempotent})
+	assert.ErrorIs(t, err, context.Canceled)
+	assert.Equal(t, 10, budget.Tokens())
 }
