@@ -33,12 +33,9 @@ func (p *Pipeline) Send(ctx context.Context, r *Request) (Response, error) {
 			return c.success(a), nil
 		}
 
-		if ctx.Err() != nil || !retryable(a, arrived) || retries == p.cfg.MaxRetries {
-			return c.end(ctx, a, p.describe(ctx, a.err))
-		}
 		wait := p.wait(retries, a.answer)
-		if deadline, ok := ctx.Deadline(); ok && !time.Now().Add(wait).Before(deadline) {
-			return c.end(ctx, a, p.describe(ctx, a.err)) // the wait would outlast the call
+		if ctx.Err() != nil || !retryable(a, arrived) || retries == p.cfg.MaxRetries || outlasts(ctx, wait) {
+			return c.end(ctx, a, p.describe(ctx, a.err))
 		}
 		if !p.budget.TakeRetry() {
 			c.budgetRefused = true
@@ -128,6 +125,13 @@ func (c *call) end(ctx context.Context, a *attempt, err error) (Response, error)
 		e.Last = &last
 	}
 	return Response{}, e
+}
+
+// outlasts reports a wait that would end after the context's deadline: it is not
+// begun, and the call ends at once with what it has.
+func outlasts(ctx context.Context, wait time.Duration) bool {
+	deadline, ok := ctx.Deadline()
+	return ok && !time.Now().Add(wait).Before(deadline)
 }
 
 // sleep waits d, or until the context ends.
