@@ -424,3 +424,27 @@ func countingTLSServer(tb testing.TB, h2 bool, body string) (srv *httptest.Serve
 	tb.Cleanup(srv.Close)
 	return srv, opened, overH2
 }
+
+// inABurst runs call from 64 goroutines, each times each, all starting at once, and
+// returns the errors.
+func inABurst(each int, call func() error) []error {
+	var mu sync.Mutex
+	var errs []error
+	var wg sync.WaitGroup
+	start := make(chan struct{})
+	for range 64 {
+		wg.Go(func() {
+			<-start
+			for range each {
+				if err := call(); err != nil {
+					mu.Lock()
+					errs = append(errs, err)
+					mu.Unlock()
+				}
+			}
+		})
+	}
+	close(start)
+	wg.Wait()
+	return errs
+}

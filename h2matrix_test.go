@@ -145,24 +145,10 @@ func TestWireFigures(t *testing.T) {
 			_, _ = fmt.Fprint(w, tlsAnswer)
 		}))
 		c := newLoopbackClient(t, srv.URL, defaults)
-		var failed atomic.Int64
-		var wg sync.WaitGroup
-		start := make(chan struct{})
-		for range 64 {
-			wg.Go(func() {
-				<-start
-				for range 20 {
-					if _, err := c.QuoteTravel(context.Background(), fullTravelQuote()); err != nil {
-						failed.Add(1)
-					}
-				}
-			})
-		}
 		began := time.Now()
-		close(start)
-		wg.Wait()
+		failed := len(inABurst(20, func() error { _, err := c.QuoteTravel(context.Background(), fullTravelQuote()); return err }))
 		t.Logf("64 x 20 QuoteTravel, every %d. request answered 503: %d requests for 1280 calls (%.2f a call), %d calls failed, in %s",
-			every, received.Load(), float64(received.Load())/1280, failed.Load(), time.Since(began).Round(10*time.Millisecond))
+			every, received.Load(), float64(received.Load())/1280, failed, time.Since(began).Round(10*time.Millisecond))
 		srv.Close()
 	}
 }

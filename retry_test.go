@@ -9,7 +9,6 @@ import (
 	"net/http/httptest"
 	"strconv"
 	"strings"
-	"sync"
 	"sync/atomic"
 	"syscall"
 	"testing"
@@ -249,26 +248,6 @@ func TestAttemptsCountNetHTTPsOwnResend(t *testing.T) {
 	assert.Equal(t, http.StatusServiceUnavailable, apiErr.StatusCode)
 	assert.EqualValues(t, 3, received.Load())
 	assert.Equal(t, 2, apiErr.Attempts, "the server saw the second call twice")
-}
-
-// inABurst runs 64 goroutines making each calls of call at once, and returns the errors.
-func inABurst(each int, call func() error) []error {
-	var mu sync.Mutex
-	var errs []error
-	var wg sync.WaitGroup
-	for range 64 {
-		wg.Go(func() {
-			for range each {
-				if err := call(); err != nil {
-					mu.Lock()
-					errs = append(errs, err)
-					mu.Unlock()
-				}
-			}
-		})
-	}
-	wg.Wait()
-	return errs
 }
 
 // During a full outage the retry budget holds a burst of 64 goroutines making 20

@@ -129,26 +129,6 @@ func defaultTransportClient(t *testing.T, srv *httptest.Server) *insurance.Clien
 	return c
 }
 
-// together runs call from 64 goroutines, 20 times each, all starting at once.
-func together(t *testing.T, call func() error) {
-	t.Helper()
-	var wg sync.WaitGroup
-	start := make(chan struct{})
-	for range 64 {
-		wg.Go(func() {
-			<-start
-			for range 20 {
-				if err := call(); err != nil {
-					t.Error(err)
-					return
-				}
-			}
-		})
-	}
-	close(start)
-	wg.Wait()
-}
-
 // TestHTTP2OneConnectionFromTheFirstCall: over TLS the default transport speaks
 // HTTP/2, and 64 goroutines starting together on a new Client open one connection
 // for their quotes (net/http alone opens one per goroutine and closes all but one).
@@ -246,4 +226,13 @@ func TestTLSIsVerified(t *testing.T) {
 	trusting := newLoopbackClient(t, srv.URL, insurance.WithHTTPClient(srv.Client()))
 	_, err := trusting.ListProducts(context.Background())
 	assert.NoError(t, err, "a transport the caller trusts with that certificate works")
+}
+
+// together runs call from 64 goroutines, 20 times each, all starting at once; each
+// error fails the test.
+func together(t *testing.T, call func() error) {
+	t.Helper()
+	for _, err := range inABurst(20, call) {
+		t.Error(err)
+	}
 }
