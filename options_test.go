@@ -76,7 +76,9 @@ func (l *protocolLog) wrap(next http.RoundTripper) http.RoundTripper {
 }
 
 // Attempt middleware sees every attempt, while the SDK keeps its own pools beneath
-// it: over TLS, quotes ride HTTP/2 and purchases the HTTP/1.1 pool.
+// it: over TLS, quotes ride HTTP/2 and purchases the HTTP/1.1 pool. It wraps each
+// of the three routes once: idempotent, records, records on a connection of their
+// own.
 func TestAttemptMiddlewareKeepsTheSDKsPools(t *testing.T) {
 	srv, _, _ := countingTLSServer(t, true, tlsAnswer)
 	log := &protocolLog{seen: map[string][]int{}}
@@ -92,7 +94,7 @@ func TestAttemptMiddlewareKeepsTheSDKsPools(t *testing.T) {
 		_, err = c.PurchaseTuition(context.Background(), fullTuitionPurchase())
 		require.NoError(t, err)
 	}
-	assert.Equal(t, 2, log.pools, "one wrap per pool")
+	assert.Equal(t, 3, log.pools, "one wrap per route")
 	assert.Equal(t, []int{2, 2, 2}, log.seen["/v1/quote/travel"])
 	assert.Equal(t, []int{1, 1, 1}, log.seen["/v1/purchase/tuition"])
 }

@@ -29,7 +29,9 @@ func TestProcessedThenDroppedPurchaseIsOutcomeUnknown(t *testing.T) {
 		_, err := srv.Client().PurchaseTuition(ctx, tuitionByCard(quoteID, insurancetest.CardOK))
 
 		assert.ErrorIs(t, err, insurance.ErrOutcomeUnknown)
-		assert.ErrorIs(t, err, io.EOF, "a broken connection")
+		// a broken connection: over loopback the purchase's "100 Continue" came first,
+		// so the answer broke off after it began
+		assert.True(t, errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF), "a broken connection: %v", err)
 		requests := srv.Requests()
 		require.Len(t, requests, 1, "sent once, never again")
 		assert.Zero(t, requests[0].StatusCode, "no answer went out")

@@ -1,6 +1,7 @@
 package pipeline
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -16,11 +17,11 @@ import (
 // attempt is one try of a call: one request handed to net/http. Below the SDK,
 // net/http may send that request more than once: again on a fresh connection when a
 // reused HTTP/1.1 one failed (before writing it; a GET also before its answer), and
-// over HTTP/2 when a stream was
-// refused, went away with the connection, or was reset with PROTOCOL_ERROR. It asks
-// for the body again through GetBody first, and rewind decides:
+// over HTTP/2 when a stream was refused, went away with the connection, or was reset
+// with PROTOCOL_ERROR. It asks for the body again through GetBody first, and rewind
+// decides:
 //
-//   - net/http sends a request at most twice per attempt, so a call sends at most
+//   - a request goes out at most twice per attempt, so a call sends at most
 //     2 × (1 + MaxRetries) requests whatever the server answers;
 //   - a resend is refused while the retry budget is spent, but does not draw on it:
 //     what net/http resends is mostly a stream the server refused or never took
@@ -28,23 +29,42 @@ import (
 //     restarting, not failing; a budget charged for those would run dry behind a
 //     proxy that rotates its connections (as gRPC's transparent retries are not
 //     throttled either);
+//   - an idempotent request is not sent again by net/http but by the attempt, over
+//     HTTP/1.1: over HTTP/2 net/http would put it on a connection whose limits it does
+//     not know yet, with every other request waiting for one, and a server that
+//     allows one stream a connection (or one stream before a GOAWAY) would refuse it
+//     again;
 //   - a record-creating request is sent again only on a pool that resends nothing
 //     that may have reached the server (see Pools): an HTTP/2 reset with
 //     PROTOCOL_ERROR comes after the server may have processed it.
 type attempt struct {
 	number     int // of the call's first request in this attempt, from 1
 	class      Class
+	route      route
 	resendSafe bool // the pool resends only what never reached the server
-	budget     *Budget
-	gate       *connGate
-	logger     *slog.Logger // nil: not logged
-	method     string
-	path       string
-	start      time.Time
+	// resendOverHTTP1: when net/http would send the request again, the attempt does
+	// it itself, on the records pool (see rewind).
+	resendOverHTTP1 bool
+	// holdsBody: the request asks "Expect: 100-continue" and net/http writes its body
+	// only once the server says to go on (see newRequest); bodyRead turns true when
+	// net/http takes the body to write it. Until then the server has the request's
+	// headers at most: it cannot have processed a purchase it never saw.
+	holdsBody bool
+	bodyRead  atomic.Bool
+	budget    *Budget
+	gate      *connGate
+	logger    *slog.Logger // nil: not logged
+	method    string
+	path      string
+	start     time.Time
 
-	trace   httptrace.ClientTrace
-	sends   atomic.Int32 // connections obtained: each one carried the request
-	resends atomic.Int32 // times net/http asked to send the request again
+	trace httptrace.ClientTrace
+	sends atomic.Int32 // connections obtained: each one carried the request
+	// answered: an answer began to arrive; net/http resends nothing after that, and
+	// asks for the body only to follow a redirect (which the client refuses).
+	answered atomic.Bool
+	resends  atomic.Int32         // times net/http asked to send the request again
+	newBody  func() io.ReadCloser // a fresh copy of the request's body; nil: none
 	// budgetRefused is set when a resend was refused because the budget is spent.
 	budgetRefused atomic.Bool
 
@@ -57,20 +77,36 @@ type attempt struct {
 // beyond what the attempt allows; the SDK's retry loop decides what follows.
 var errResendRefused = errors.New("no answer, and net/http's own resend was refused")
 
-func (p *Pipeline) newAttempt(ctx context.Context, r *Request, number int) *attempt {
+// errResendOverHTTP1 stops net/http from sending an idempotent request again on its
+// own pool: the attempt sends it again over HTTP/1.1 (see rewind).
+var errResendOverHTTP1 = errors.New("no answer: the request is sent again over HTTP/1.1")
+
+// newAttempt starts attempt number of r; ownConn sends a record-creating request on
+// a connection of its own.
+func (p *Pipeline) newAttempt(ctx context.Context, r *Request, number int, ownConn bool) *attempt {
 	a := &attempt{
-		number:     number,
-		class:      r.Class,
-		resendSafe: r.Class == Idempotent || p.pools.traced,
-		budget:     p.budget,
-		gate:       p.pools.gates[r.Class],
-		method:     r.Method,
-		path:       r.Path,
+		number:          number,
+		class:           r.Class,
+		route:           idempotentRoute,
+		resendSafe:      r.Class == Idempotent || p.pools.traced,
+		resendOverHTTP1: r.Class == Idempotent && p.pools.traced,
+		budget:          p.budget,
+		method:          r.Method,
+		path:            r.Path,
+	}
+	switch {
+	case r.Class == Idempotent:
+		a.gate = p.pools.gate
+	case ownConn:
+		a.route = ownConnRoute
+	default:
+		a.route = recordsRoute
 	}
 	if p.cfg.Logger != nil && p.cfg.Logger.Enabled(ctx, slog.LevelDebug) {
 		a.logger, a.start = p.cfg.Logger, time.Now()
 	}
 	a.trace.GotConn = a.gotConn
+	a.trace.GotFirstResponseByte = func() { a.answered.Store(true) }
 	return a
 }
 
@@ -85,24 +121,28 @@ func (a *attempt) gotConn(httptrace.GotConnInfo) {
 }
 
 // rewind is the request's GetBody: net/http calls it to send the request again.
-func (a *attempt) rewind(newBody func() io.ReadCloser) func() (io.ReadCloser, error) {
-	return func() (io.ReadCloser, error) {
-		why := ""
-		switch {
-		case a.resends.Add(1) > 1:
-			why = "net/http already sent it again once"
-		case !a.resendSafe:
-			why = "a record-creating request may have reached the server"
-		case a.budget.Spent():
-			why = "the retry budget is spent"
-			a.budgetRefused.Store(true)
-		}
-		if why != "" {
-			return nil, fmt.Errorf("%w: %s", errResendRefused, why)
-		}
-		a.logResend()
-		return newBody(), nil
+func (a *attempt) rewind() (io.ReadCloser, error) {
+	if a.answered.Load() {
+		return a.newBody(), nil // for a redirect, refused before anything is sent
 	}
+	why := ""
+	switch {
+	case a.resends.Add(1) > 1:
+		why = "net/http already sent it again once"
+	case !a.resendSafe:
+		why = "a record-creating request may have reached the server"
+	case a.budget.Spent():
+		why = "the retry budget is spent"
+		a.budgetRefused.Store(true)
+	}
+	if why != "" {
+		return nil, fmt.Errorf("%w: %s", errResendRefused, why)
+	}
+	a.logResend()
+	if a.resendOverHTTP1 {
+		return nil, errResendOverHTTP1
+	}
+	return a.newBody(), nil
 }
 
 // Sends is how many requests the attempt put on the wire: the connections it
@@ -112,7 +152,9 @@ func (a *attempt) Sends() int { return max(1, int(a.sends.Load())) }
 
 // mayHaveArrived reports whether the attempt's request may have reached the server.
 // A 429 refused it unprocessed; a dial failure or no connection at all (on a transport
-// that reports them) means nothing was written.
+// that reports them) means nothing was written; a body held back and never taken
+// means the server never had it (a connection closed by the server as the request
+// went out: a reloading proxy).
 func (a *attempt) mayHaveArrived(traced bool) bool {
 	switch {
 	case a.err == nil:
@@ -121,11 +163,27 @@ func (a *attempt) mayHaveArrived(traced bool) bool {
 		return false
 	case traced && a.sends.Load() == 0:
 		return false
+	case a.holdsBody && !a.bodyRead.Load():
+		return false
 	}
 	return true
 }
 
-// logResend logs a send that failed and that net/http makes again. Like every line
+// heldBody is a request body that records when net/http first reads it, which it does
+// only to write it.
+type heldBody struct {
+	r    *bytes.Reader
+	read *atomic.Bool
+}
+
+func (b heldBody) Read(p []byte) (int, error) {
+	b.read.Store(true)
+	return b.r.Read(p)
+}
+
+func (heldBody) Close() error { return nil }
+
+// logResend logs a send that failed and that is made again. Like every line
 // the pipeline logs, it names method, path and attempt, never a header, a body or a
 // query.
 func (a *attempt) logResend() {
@@ -133,7 +191,7 @@ func (a *attempt) logResend() {
 		return
 	}
 	attrs := a.logAttrs(a.number + int(a.sends.Load()) - 1)
-	attrs = append(attrs, slog.String("error", "no answer: net/http sends the request again"))
+	attrs = append(attrs, slog.String("error", "no answer: the request is sent again"))
 	a.logger.LogAttrs(context.Background(), slog.LevelDebug, "insurance: http attempt", attrs...)
 }
 

@@ -11,6 +11,8 @@ import (
 	"net/http/httptest"
 	"net/http/httptrace"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -144,4 +146,58 @@ func TestTheLogHasALineForEveryRequest(t *testing.T) {
 		assert.Contains(t, lines.String(), fmt.Sprintf("attempt=%d ", n))
 	}
 	assert.Contains(t, lines.String(), "net/http's own resend was refused: net/http already sent it again once")
+}
+
+// A purchase asks "Expect: 100-continue" and holds its body back until the server
+// asks for it. A server that closes the connection before that (a proxy reloading)
+// cannot have processed it: the call is not outcome unknown but tried again, on a
+// connection of its own, as the connections around the closed one may be closing too.
+func TestAPurchaseWhoseConnectionClosedBeforeItsBodyIsTriedAgain(t *testing.T) {
+	var mu sync.Mutex
+	var seen []*http.Request
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		seen = append(seen, r)
+		first := len(seen) == 1
+		mu.Unlock()
+		if first { // close before asking for the body
+			conn, _, _ := w.(http.Hijacker).Hijack()
+			_ = conn.Close()
+			return
+		}
+		_, _ = io.Copy(io.Discard, r.Body)
+		w.WriteHeader(http.StatusCreated)
+	}))
+	defer srv.Close()
+	p := newPipeline(Config{BaseURL: srv.URL, MaxRetries: 2}, srv.Client())
+
+	res, err := p.Send(context.Background(), &Request{Method: http.MethodPost, Path: "/v1/purchase/tuition", Body: map[string]string{"quote_id": "q1"}, Class: CreatesRecord})
+
+	require.NoError(t, err)
+	assert.Equal(t, 2, res.Attempts)
+	require.Len(t, seen, 2)
+	assert.Equal(t, "100-continue", seen[0].Header.Get("Expect"))
+	assert.False(t, seen[0].Close)
+	assert.True(t, seen[1].Close, "tried again on a connection of its own, closed after it")
+}
+
+// Once the server asked for the body and the connection then broke, the purchase may
+// have been processed: it is not tried again.
+func TestAPurchaseWhoseBodyWentOutIsNotTriedAgain(t *testing.T) {
+	var requests atomic.Int32
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		requests.Add(1)
+		_, _ = io.Copy(io.Discard, r.Body) // sends "100 Continue"
+		conn, _, _ := w.(http.Hijacker).Hijack()
+		_ = conn.Close()
+	}))
+	defer srv.Close()
+	p := newPipeline(Config{BaseURL: srv.URL, MaxRetries: 2}, srv.Client())
+
+	_, err := p.Send(context.Background(), &Request{Method: http.MethodPost, Path: "/v1/purchase/tuition", Body: map[string]string{"quote_id": "q1"}, Class: CreatesRecord})
+
+	var e *Error
+	require.ErrorAs(t, err, &e)
+	assert.True(t, e.MayHaveArrived)
+	assert.Equal(t, int32(1), requests.Load())
 }

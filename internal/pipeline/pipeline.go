@@ -114,9 +114,9 @@ type Pipeline struct {
 	cfg    Config
 	pools  *Pools
 	budget *Budget
-	// clients send the attempts of each Class: on that class's pool, through the
-	// caller's middleware, with the caller's cookie jar and timeout.
-	clients [2]*http.Client
+	// clients send requests on each route: on its pool, through the caller's
+	// middleware, with the caller's cookie jar and timeout.
+	clients [routes]*http.Client
 	// attemptTimeout is Config.AttemptTimeout when it, not the *http.Client's
 	// Timeout, bounds an attempt: the error of an attempt it ends names it.
 	attemptTimeout time.Duration
@@ -131,11 +131,11 @@ func New(cfg Config, pools *Pools, budget *Budget) *Pipeline {
 		timeout = cfg.AttemptTimeout
 		p.attemptTimeout = timeout
 	}
-	for class, rt := range pools.roundTrippers() {
+	for r, rt := range pools.roundTrippers() {
 		if cfg.Middleware != nil {
 			rt = cfg.Middleware(rt)
 		}
-		p.clients[class] = &http.Client{Transport: rt, CheckRedirect: refuseRedirect, Jar: pools.jar, Timeout: timeout}
+		p.clients[r] = &http.Client{Transport: rt, CheckRedirect: refuseRedirect, Jar: pools.jar, Timeout: timeout}
 	}
 	return p
 }

@@ -33,7 +33,19 @@ func (p *Pipeline) newRequest(ctx context.Context, r *Request, body []byte, a *a
 	switch {
 	case body != nil:
 		newBody := func() io.ReadCloser { return io.NopCloser(bytes.NewReader(body)) }
-		req.Body, req.GetBody, req.ContentLength = newBody(), a.rewind(newBody), int64(len(body))
+		if r.Class == CreatesRecord && p.pools.traced {
+			a.holdsBody = true
+			// A purchase waits for the server's "100 Continue" before its body goes
+			// out, a round trip more, so that a connection the server closes as the
+			// request is written (a proxy reloading, an idle timeout) provably
+			// carried no purchase: the attempt is then made again instead of ending
+			// outcome unknown. A server that ignores Expect gets the body after the
+			// transport's ExpectContinueTimeout.
+			req.Header.Set("Expect", "100-continue")
+			newBody = func() io.ReadCloser { return heldBody{r: bytes.NewReader(body), read: &a.bodyRead} }
+		}
+		a.newBody = newBody
+		req.Body, req.GetBody, req.ContentLength = newBody(), a.rewind, int64(len(body))
 		req.Header.Set("Content-Type", "application/json")
 	case r.Class == Idempotent || !p.pools.traced:
 		// A request without a body gets an empty one all the same, so that net/http
@@ -46,8 +58,8 @@ func (p *Pipeline) newRequest(ctx context.Context, r *Request, body []byte, a *a
 		// sends. (A bodiless record-creating request on the SDK's HTTP/1.1 pool keeps
 		// no body: a POST with one would go out chunked, and that pool resends
 		// nothing that was written.)
-		newBody := func() io.ReadCloser { return emptyBody{} }
-		req.Body, req.GetBody = newBody(), a.rewind(newBody)
+		a.newBody = func() io.ReadCloser { return emptyBody{} }
+		req.Body, req.GetBody = a.newBody(), a.rewind
 	}
 	req.Header.Set("Accept", "application/json")
 	req.Header.Set("User-Agent", p.cfg.UserAgent)

@@ -20,7 +20,7 @@ func (p *Pipeline) Send(ctx context.Context, r *Request) (Response, error) {
 	}
 	var c call
 	for retries := 0; ; retries++ {
-		a, err := p.try(ctx, r, body, c.sent+1)
+		a, err := p.try(ctx, r, body, c.sent+1, c.closedUnder)
 		if err != nil {
 			return Response{}, &Error{Attempts: c.sent, MayHaveArrived: c.mayHaveArrived, Err: err}
 		}
@@ -52,10 +52,11 @@ func (p *Pipeline) Send(ctx context.Context, r *Request) (Response, error) {
 	}
 }
 
-// try makes one attempt: it builds the request, lets BeforeAttempt write to its
-// header, sends it on the pool of its class, and reads the answer.
-func (p *Pipeline) try(ctx context.Context, r *Request, body []byte, number int) (*attempt, error) {
-	a := p.newAttempt(ctx, r, number)
+// try makes one attempt: it sends the request on the attempt's route, again over
+// HTTP/1.1 if net/http would have sent it again itself (see attempt.rewind), and
+// reads the answer.
+func (p *Pipeline) try(ctx context.Context, r *Request, body []byte, number int, ownConn bool) (*attempt, error) {
+	a := p.newAttempt(ctx, r, number, ownConn)
 	req, err := p.newRequest(ctx, r, body, a)
 	if err != nil {
 		return nil, err
@@ -63,7 +64,12 @@ func (p *Pipeline) try(ctx context.Context, r *Request, body []byte, number int)
 	if p.cfg.BeforeAttempt != nil {
 		p.cfg.BeforeAttempt(ctx, number, req.Header)
 	}
-	resp, err := p.clients[r.Class].Do(req)
+	resp, err := p.clients[a.route].Do(req)
+	if errors.Is(err, errResendOverHTTP1) {
+		again := req.Clone(req.Context()) // the attempt's context: its trace counts the send
+		again.Body = a.newBody()
+		resp, err = p.clients[recordsRoute].Do(again)
+	}
 	if err != nil {
 		a.err = unwrapURLError(err)
 	} else {
@@ -88,6 +94,10 @@ type call struct {
 	mayHaveArrived bool      // some request may have reached the server
 	lastAnswer     *Response // the last non-2xx answer
 	budgetRefused  bool      // the retry budget refused a retry or a resend
+	// closedUnder: the last attempt's connection closed before the body it held back
+	// went out. A reused connection that a server closes is often one of many it
+	// closes at once (a reload), so the next attempt takes a connection of its own.
+	closedUnder bool
 }
 
 // account adds an attempt to the call.
@@ -95,6 +105,7 @@ func (c *call) account(a *attempt, arrived bool) {
 	c.sent += a.Sends()
 	c.mayHaveArrived = c.mayHaveArrived || arrived
 	c.budgetRefused = c.budgetRefused || a.budgetRefused.Load()
+	c.closedUnder = a.holdsBody && a.err != nil && a.sends.Load() > 0 && !a.bodyRead.Load()
 	if a.answer != nil && !isSuccess(a.answer.StatusCode) {
 		c.lastAnswer = a.answer
 	}

@@ -48,23 +48,42 @@ func NewTransport() *http.Transport {
 //     again, looks the same as that one.
 //
 // The short idle bound keeps a purchase off connections a server or proxy is about to
-// close as idle: closed as the request goes out, it leaves the request's fate
-// unknown.
+// close as idle. One it closes all the same as the request goes out (a reload closes
+// every idle connection at once) is harmless: the request holds its body back until
+// the server asks for it (Expect: 100-continue), so a connection closed before that
+// provably carried no purchase. The copy waits ExpectContinueTimeout (at least 1 s)
+// for that ask before it sends the body anyway.
+//
+// Two more routes lead to the HTTP/1.1 pools: an idempotent request that net/http
+// would send again is sent again on the records pool (see attempt.rewind), and a
+// record-creating request whose last connection closed under it goes out on a
+// connection of its own (see call.closedUnder).
 //
 // A transport other than an *http.Transport cannot be copied and does not report
-// its connections: both kinds ride it as it is, a record-creating request is never
+// its connections: every route rides it as it is, a record-creating request is never
 // resent below the SDK, and no failure but a dial error proves that nothing was sent.
 type Pools struct {
 	idempotent, records http.RoundTripper
+	ownConn             http.RoundTripper // records, but a new connection per request
 	// traced is true when both pools are *http.Transports (records the SDK's
 	// HTTP/1.1 copy): they report the connections a request obtains, so a request
 	// that obtained none provably sent nothing, and records resends nothing that was
 	// written.
 	traced  bool
-	gates   [2]*connGate // per Class; nil: no gate
+	gate    *connGate // of the idempotent pool; nil: none
 	jar     http.CookieJar
 	timeout time.Duration // the *http.Client's, per attempt
 }
+
+// route is the pool a request goes out on.
+type route int
+
+const (
+	idempotentRoute route = iota // Class Idempotent
+	recordsRoute                 // Class CreatesRecord, and idempotent requests sent again
+	ownConnRoute                 // a record-creating request after its connection closed under it
+	routes                       // how many there are
+)
 
 // NewPools builds the pools of hc (nil: a client on NewTransport). recordIdle bounds
 // how long a record-creating request's connection may have been idle (0: the
@@ -74,15 +93,16 @@ func NewPools(hc *http.Client, recordIdle time.Duration, https bool) *Pools {
 	if hc == nil {
 		hc = &http.Client{Transport: NewTransport()}
 	}
-	p := &Pools{idempotent: hc.Transport, records: hc.Transport, jar: hc.Jar, timeout: hc.Timeout}
-	if p.idempotent == nil {
-		p.idempotent, p.records = http.DefaultTransport, http.DefaultTransport
+	rt := hc.Transport
+	if rt == nil {
+		rt = http.DefaultTransport
 	}
-	if t, ok := p.idempotent.(*http.Transport); ok {
-		p.records = http1Only(t, recordIdle)
+	p := &Pools{idempotent: rt, records: rt, ownConn: rt, jar: hc.Jar, timeout: hc.Timeout}
+	if t, ok := rt.(*http.Transport); ok {
+		p.records, p.ownConn = http1Only(t, recordIdle), http1Only(t, -1)
 		p.traced = true
 		if https {
-			p.gates[Idempotent] = newConnGate(maxGateWait)
+			p.gate = newConnGate(maxGateWait)
 		}
 	}
 	return p
@@ -109,6 +129,9 @@ func http1Only(t *http.Transport, idle time.Duration) *http.Transport {
 	if c.TLSClientConfig != nil { // a used transport advertises h2 there; the slice is t's
 		c.TLSClientConfig.NextProtos = slices.DeleteFunc(slices.Clone(c.TLSClientConfig.NextProtos), func(p string) bool { return p == "h2" })
 	}
+	if c.ExpectContinueTimeout <= 0 { // 0 would send a held-back body at once
+		c.ExpectContinueTimeout = time.Second
+	}
 	switch {
 	case idle < 0:
 		c.DisableKeepAlives = true
@@ -118,18 +141,16 @@ func http1Only(t *http.Transport, idle time.Duration) *http.Transport {
 	return c
 }
 
-// roundTrippers are the pools by Class, each behind its gate if it has one and,
-// when the pools are traced, behind a guard (see guardedPool).
-func (p *Pools) roundTrippers() [2]http.RoundTripper {
-	rts := [2]http.RoundTripper{Idempotent: p.idempotent, CreatesRecord: p.records}
-	for class, gate := range p.gates {
-		if gate != nil {
-			rts[class] = gatedTransport{pool: rts[class], gate: gate}
-		}
+// roundTrippers are the pools by route, the idempotent one behind its gate if it has
+// one and, when the pools are traced, each behind a guard (see guardedPool).
+func (p *Pools) roundTrippers() [routes]http.RoundTripper {
+	rts := [routes]http.RoundTripper{idempotentRoute: p.idempotent, recordsRoute: p.records, ownConnRoute: p.ownConn}
+	if p.gate != nil {
+		rts[idempotentRoute] = gatedTransport{pool: p.idempotent, gate: p.gate}
 	}
 	if p.traced {
-		for class, rt := range rts {
-			rts[class] = guardedPool{pool: rt, recordCreating: Class(class) == CreatesRecord}
+		for r, rt := range rts {
+			rts[r] = guardedPool{pool: rt, stripKeys: route(r) != idempotentRoute}
 		}
 	}
 	return rts
@@ -142,12 +163,12 @@ func (p *Pools) roundTrippers() [2]http.RoundTripper {
 //     the connections: without it an attempt that sent its request would look as if
 //     it obtained none, and a purchase would be retried. A request that lost it is
 //     refused unsent, with an error that names the cause.
-//   - A record-creating request goes out without an Idempotency-Key or
+//   - A request on the HTTP/1.1 routes goes out without an Idempotency-Key or
 //     X-Idempotency-Key header: with one, net/http takes a POST for replayable and
 //     resends it after it was written (the interface defines no idempotency key).
 type guardedPool struct {
-	pool           http.RoundTripper
-	recordCreating bool
+	pool      http.RoundTripper
+	stripKeys bool
 }
 
 // errContextDropped refuses a request whose context no longer carries its attempt.
@@ -158,7 +179,7 @@ func (g guardedPool) RoundTrip(req *http.Request) (*http.Response, error) {
 	if req.Context().Value(attemptKey{}) == nil {
 		return nil, errContextDropped
 	}
-	if g.recordCreating && (req.Header.Get("Idempotency-Key") != "" || req.Header.Get("X-Idempotency-Key") != "") {
+	if g.stripKeys && (req.Header.Get("Idempotency-Key") != "" || req.Header.Get("X-Idempotency-Key") != "") {
 		req = req.Clone(req.Context())
 		req.Header.Del("Idempotency-Key")
 		req.Header.Del("X-Idempotency-Key")

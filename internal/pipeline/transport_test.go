@@ -49,7 +49,7 @@ func TestAnOpaqueTransportCarriesEverything(t *testing.T) {
 	opaque := roundTripFunc(func(*http.Request) (*http.Response, error) { return nil, nil })
 	pools := NewPools(&http.Client{Transport: opaque}, 0, true)
 	assert.False(t, pools.traced)
-	assert.Nil(t, pools.gates[Idempotent], "no gate: connections are not seen")
+	assert.Nil(t, pools.gate, "no gate: connections are not seen")
 }
 
 // Attempt middleware that drops the request's context is refused before anything is
