@@ -184,27 +184,29 @@ func TestNginx(t *testing.T) {
 	if v, err := strconv.Atoi(os.Getenv("NGINX_H2_SOAK")); err == nil {
 		soakEach = v
 	}
-	t.Logf("| scenario | kind | calls | succeeded | outcome unknown | false unknown | duplicates | requests upstream |")
-	t.Logf("|---|---|---|---|---|---|---|---|")
+	t.Logf("| scenario | kind | calls | succeeded | outcome unknown | false unknown | duplicates | requests sent | requests upstream |")
+	t.Logf("|---|---|---|---|---|---|---|---|---|")
 	for _, sc := range []struct {
 		name, directives string
 		goroutines, each int
 		deadline, gap    time.Duration      // gap: before each call
-		reloadAfter      time.Duration      // 0: no reload
+		reloads          int                // nginx reloads, 300 ms apart, the first 300 ms into the burst
 		opts             []insurance.Option // of the client
 	}{
 		{name: "keepalive_requests 1", directives: "keepalive_requests 1;", goroutines: 64, each: 2, deadline: 3 * time.Second},
 		{name: "http2_max_concurrent_streams 1", directives: "http2_max_concurrent_streams 1;", goroutines: 64, each: 5, deadline: 10 * time.Second},
 		{name: "keepalive_timeout 2s, calls 1.999-2.001 s apart", directives: "keepalive_timeout 2s;", goroutines: 16, each: soakEach,
 			deadline: 10 * time.Second, gap: 2 * time.Second},
-		{name: "reload mid-burst", goroutines: 64, each: 20, deadline: 10 * time.Second, reloadAfter: 300 * time.Millisecond},
-		{name: "reload mid-burst, record keep-alive off", goroutines: 64, each: 20, deadline: 10 * time.Second, reloadAfter: 300 * time.Millisecond,
+		{name: "reload mid-burst", goroutines: 64, each: 20, deadline: 10 * time.Second, reloads: 1},
+		{name: "three reloads mid-burst", goroutines: 64, each: 40, deadline: 10 * time.Second, reloads: 3},
+		{name: "reload mid-burst, record keep-alive off", goroutines: 64, each: 20, deadline: 10 * time.Second, reloads: 1,
 			opts: []insurance.Option{insurance.WithRecordIdleTimeout(insurance.RecordKeepAliveOff)}},
 	} {
 		t.Run(sc.name, func(t *testing.T) {
 			up := newUpstream(t)
 			ng := startNginx(t, up, certFile, keyFile, sc.directives)
-			c := tlsClient(t, ng.URL, pool, sc.opts...)
+			sent := &sentCounter{byRoute: map[string]int{}}
+			c := tlsClient(t, ng.URL, pool, append(sc.opts, insurance.WithObserver(sent))...)
 			spaced := func(call func(context.Context, string) error) func(context.Context, string) error {
 				return func(ctx context.Context, id string) error {
 					if sc.gap > 0 {
@@ -222,16 +224,16 @@ func TestNginx(t *testing.T) {
 			wg.Go(func() {
 				quotes = callBurst(sc.goroutines, sc.each, deadline, "quote", spaced(func(ctx context.Context, id string) error { return quoteTravel(ctx, c, id) }), up.count, up.count)
 			})
-			if sc.reloadAfter > 0 {
-				time.Sleep(sc.reloadAfter)
+			for range sc.reloads {
+				time.Sleep(300 * time.Millisecond)
 				require.NoError(t, ng.reload())
 			}
 			wg.Wait()
 			for _, r := range []struct {
-				kind string
-				t    tally
-			}{{"purchases", buys}, {"quotes", quotes}} {
-				t.Logf("| %s | %s | %d | %d | %d | %d | %d | %d |", sc.name, r.kind, r.t.calls, r.t.succeeded, r.t.outcomeUnknown, r.t.falseUnknown, r.t.duplicates, r.t.requests)
+				kind, route string
+				t           tally
+			}{{"purchases", "/v1/purchase/tuition", buys}, {"quotes", "/v1/quote/travel", quotes}} {
+				t.Logf("| %s | %s | %d | %d | %d | %d | %d | %d | %d |", sc.name, r.kind, r.t.calls, r.t.succeeded, r.t.outcomeUnknown, r.t.falseUnknown, r.t.duplicates, sent.of(r.route), r.t.requests)
 			}
 			t.Logf("purchases: %v; quotes: %v", buys, quotes)
 			assert.Equal(t, buys.calls, buys.succeeded, "every purchase succeeded")
@@ -241,4 +243,30 @@ func TestNginx(t *testing.T) {
 			assert.Equal(t, quotes.calls, quotes.succeeded, "every quote succeeded")
 		})
 	}
+}
+
+// sentCounter is an Observer that counts the requests a client sent, per route: more
+// purchases sent than nginx forwarded are purchases tried again after a connection
+// closed before their body went out.
+type sentCounter struct {
+	mu      sync.Mutex
+	byRoute map[string]int
+}
+
+func (s *sentCounter) StartCall(ctx context.Context, _ insurance.CallInfo) context.Context {
+	return ctx
+}
+
+func (s *sentCounter) StartAttempt(context.Context, int, func(key, value string)) {}
+
+func (s *sentCounter) EndCall(_ context.Context, call insurance.CallInfo, result insurance.CallResult) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.byRoute[call.Route] += result.Attempts
+}
+
+func (s *sentCounter) of(route string) int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.byRoute[route]
 }

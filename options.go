@@ -187,12 +187,13 @@ const DefaultRecordIdleTimeout = time.Second
 // the transport's own idle bound. With WithHTTPClient, this applies when its
 // Transport is an *http.Transport (or nil); any other RoundTripper is used as it is.
 //
-// A negative d (RecordKeepAliveOff) reuses no connection for record-creating calls.
-// A proxy that reloads closes its idle connections at once, whatever their age, and
-// over HTTP/1.1 a purchase written to one as it closes cannot be told from one the
-// server processed: ErrOutcomeUnknown, for nothing. With keep-alive off nothing can
-// race a reload, at the price of a TCP (and TLS) handshake per purchase: choose it
-// behind proxies that reload often.
+// A purchase that races a close all the same (a proxy reloading closes every idle
+// connection at once, whatever its age) is not lost: it holds its body back until the
+// server asks for it (Expect: 100-continue), so a connection closed before that
+// provably carried no purchase, and the call is tried again on a new connection.
+//
+// A negative d (RecordKeepAliveOff) reuses no connection for record-creating calls:
+// a TCP (and TLS) handshake per purchase, for servers that keep-alive serves badly.
 func WithRecordIdleTimeout(d time.Duration) Option {
 	return func(s *settings) error {
 		s.recordIdleTimeout = d
@@ -250,16 +251,17 @@ func WithRetryBudget(capacity, cost int) Option {
 
 // WithAttemptMiddleware wraps the Client's transports with wrap, for a caller's
 // logging or tracing of each attempt (otelhttp.NewTransport, a logging RoundTripper):
-// wrap is called once per pool when the Client is built, and what it returns sees
-// every attempt the Client sends, with the request's context. The SDK keeps its own
+// wrap is called once per route when the Client is built (idempotent calls, record-
+// creating calls, record-creating calls on a connection of their own), and what it
+// returns sees every request the Client sends, with the request's context. The SDK keeps its own
 // transports and pools beneath it, and with them every guarantee that
 // WithHTTPClient's opaque transports give up. The RoundTripper wrap returns must pass
 // the request on with its context (headers may be added) and return what the
 // transport returned. A request whose context was replaced is refused unsent, with
 // an error saying so: without it the SDK could not tell a purchase that was sent
 // from one that was not. An Idempotency-Key or X-Idempotency-Key header is removed
-// from record-creating requests: with one, net/http would resend a purchase after
-// writing it.
+// from requests on the HTTP/1.1 routes: with one, net/http would resend a purchase
+// after writing it.
 func WithAttemptMiddleware(wrap func(http.RoundTripper) http.RoundTripper) Option {
 	return func(s *settings) error {
 		if wrap == nil {
