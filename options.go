@@ -153,7 +153,9 @@ func WithMaxRetryAfter(d time.Duration) Option {
 // (products, quotes, customer secret) whose attempt times out is retried like one
 // whose connection was reset; a record-creating call (purchases, onboarding, events)
 // is not, and its error matches ErrOutcomeUnknown unless no connection was made.
-// Default: no bound but the context's.
+// The bound is per request: a quote that an HTTP/2 server refused and the SDK sends
+// again over HTTP/1.1 within the same attempt has d for each. Default: no bound but
+// the context's.
 func WithAttemptTimeout(d time.Duration) Option {
 	return func(s *settings) error {
 		if d <= 0 {

@@ -51,6 +51,7 @@ type attempt struct {
 	// headers at most: it cannot have processed a purchase it never saw.
 	holdsBody bool
 	bodyRead  atomic.Bool
+	continued atomic.Bool // the server said "100 Continue"
 	budget    *Budget
 	gate      *connGate
 	logger    *slog.Logger // nil: not logged
@@ -107,6 +108,7 @@ func (p *Pipeline) newAttempt(ctx context.Context, r *Request, number int, ownCo
 	}
 	a.trace.GotConn = a.gotConn
 	a.trace.GotFirstResponseByte = func() { a.answered.Store(true) }
+	a.trace.Got100Continue = func() { a.continued.Store(true) }
 	return a
 }
 
@@ -167,6 +169,12 @@ func (a *attempt) mayHaveArrived(traced bool) bool {
 		return false
 	}
 	return true
+}
+
+// ignoredExpect reports an answer to a held-back request whose body went out without
+// a "100 Continue": net/http waited its ExpectContinueTimeout for nothing.
+func (a *attempt) ignoredExpect() bool {
+	return a.holdsBody && a.err == nil && a.bodyRead.Load() && !a.continued.Load()
 }
 
 // heldBody is a request body that records when net/http first reads it, which it does

@@ -75,6 +75,9 @@ func (p *Pipeline) try(ctx context.Context, r *Request, body []byte, number int,
 	} else {
 		a.answer, a.err = readAnswer(resp)
 	}
+	if a.ignoredExpect() {
+		p.pools.expectIgnored.Store(true)
+	}
 	a.logEnd(ctx)
 	return a, nil
 }

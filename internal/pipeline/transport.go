@@ -6,6 +6,7 @@ import (
 	"net"
 	"net/http"
 	"slices"
+	"sync/atomic"
 	"time"
 )
 
@@ -52,7 +53,8 @@ func NewTransport() *http.Transport {
 // every idle connection at once) is harmless: the request holds its body back until
 // the server asks for it (Expect: 100-continue), so a connection closed before that
 // provably carried no purchase. The copy waits ExpectContinueTimeout (at least 1 s)
-// for that ask before it sends the body anyway.
+// for that ask before it sends the body anyway; a server that never asks costs one
+// such wait, and the pools stop asking it (expectIgnored).
 //
 // Two more routes lead to the HTTP/1.1 pools: an idempotent request that net/http
 // would send again is sent again on the records pool (see attempt.rewind), and a
@@ -69,10 +71,13 @@ type Pools struct {
 	// HTTP/1.1 copy): they report the connections a request obtains, so a request
 	// that obtained none provably sent nothing, and records resends nothing that was
 	// written.
-	traced  bool
-	gate    *connGate // of the idempotent pool; nil: none
-	jar     http.CookieJar
-	timeout time.Duration // the *http.Client's, per attempt
+	traced bool
+	// expectIgnored is set once a server sent no "100 Continue" to a record-creating
+	// request: later ones no longer ask for it (see newRequest).
+	expectIgnored *atomic.Bool
+	gate          *connGate // of the idempotent pool; nil: none
+	jar           http.CookieJar
+	timeout       time.Duration // the *http.Client's, per attempt
 }
 
 // route is the pool a request goes out on.
@@ -97,7 +102,7 @@ func NewPools(hc *http.Client, recordIdle time.Duration, https bool) *Pools {
 	if rt == nil {
 		rt = http.DefaultTransport
 	}
-	p := &Pools{idempotent: rt, records: rt, ownConn: rt, jar: hc.Jar, timeout: hc.Timeout}
+	p := &Pools{idempotent: rt, records: rt, ownConn: rt, expectIgnored: new(atomic.Bool), jar: hc.Jar, timeout: hc.Timeout}
 	if t, ok := rt.(*http.Transport); ok {
 		p.records, p.ownConn = http1Only(t, recordIdle), http1Only(t, -1)
 		p.traced = true
