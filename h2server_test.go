@@ -2,7 +2,6 @@ package insurance_test
 
 import (
 	"bytes"
-	"context"
 	"crypto/tls"
 	"crypto/x509"
 	"encoding/json"
@@ -72,6 +71,9 @@ type rawServer struct {
 	// and sends the graceful GOAWAY when the next one arrives, so that at least one
 	// stream in flight lies above its last stream id and is never processed.
 	goAwayOnNext int
+	// earlyHints sends a 103 Early Hints before every reset or refusal over HTTP/2:
+	// an answer began, but no final one comes.
+	earlyHints bool
 
 	ln   net.Listener
 	h1   *http.Server
@@ -83,6 +85,7 @@ type rawServer struct {
 	arrived   map[string]int // requests that arrived, by key
 	processed map[string]int // ... of which the server processed, by key
 	byProto   map[string]int // requests that arrived, by protocol
+	h1Cookies []string       // the Cookie headers of the HTTP/1.1 requests
 }
 
 // newRawServer starts a rawServer on loopback that answers every request as decide
@@ -232,72 +235,17 @@ func (s *rawServer) forget(c net.Conn) {
 	s.mu.Unlock()
 }
 
-// serveHTTP1 is the same logic for HTTP/1.1: a reset is a dropped connection.
-func (s *rawServer) serveHTTP1(w http.ResponseWriter, r *http.Request) {
-	body, _ := io.ReadAll(r.Body)
-	v, status, out := s.handle(r.Proto, r.Method, r.URL.Path, body)
-	if v.kind == resetAfter || v.kind == dropAfter {
-		dropConn(w)
-		return
+// writeHeaders writes a HEADERS frame on stream id: the status, then name and value
+// pairs.
+func writeHeaders(fr *http2.Framer, id uint32, endStream bool, status string, fields ...string) error {
+	var buf bytes.Buffer
+	enc := hpack.NewEncoder(&buf)
+	_ = enc.WriteField(hpack.HeaderField{Name: ":status", Value: status})
+	for i := 0; i+1 < len(fields); i += 2 {
+		_ = enc.WriteField(hpack.HeaderField{Name: fields[i], Value: fields[i+1]})
 	}
-	n := r.Context().Value(connRequestsKey{}).(*int)
-	*n++ // one connection serves one request at a time
-	if (s.goAwayAfter > 0 && *n >= s.goAwayAfter) || (s.goAwayOnNext > 0 && *n >= s.goAwayOnNext) {
-		w.Header().Set("Connection", "close")
-	}
-	w.Header().Set("Content-Type", "application/json")
-	w.Header().Set("Content-Length", strconv.Itoa(len(out)))
-	w.WriteHeader(status)
-	_, _ = w.Write(out)
+	return fr.WriteHeaders(http2.HeadersFrameParam{StreamID: id, BlockFragment: buf.Bytes(), EndStream: endStream, EndHeaders: true})
 }
-
-// dropConn closes the connection of w with a TCP RST, before any answer.
-func dropConn(w http.ResponseWriter) {
-	conn, _, err := w.(http.Hijacker).Hijack()
-	if err != nil {
-		return
-	}
-	if tc, ok := conn.(*tls.Conn); ok {
-		if tcp, ok := tc.NetConn().(*net.TCPConn); ok {
-			_ = tcp.SetLinger(0)
-		}
-	}
-	_ = conn.Close()
-}
-
-type connRequestsKey struct{}
-
-func countRequests(ctx context.Context, _ net.Conn) context.Context {
-	return context.WithValue(ctx, connRequestsKey{}, new(int))
-}
-
-// chanListener hands net/http's server the HTTP/1.1 connections one by one.
-type chanListener struct {
-	conns chan net.Conn
-	done  chan struct{}
-	once  sync.Once
-	addr  net.Addr
-}
-
-func (l *chanListener) hand(c net.Conn) {
-	select {
-	case l.conns <- c:
-	case <-l.done:
-		_ = c.Close()
-	}
-}
-
-func (l *chanListener) Accept() (net.Conn, error) {
-	select {
-	case c := <-l.conns:
-		return c, nil
-	case <-l.done:
-		return nil, net.ErrClosed
-	}
-}
-
-func (l *chanListener) Close() error   { l.once.Do(func() { close(l.done) }); return nil }
-func (l *chanListener) Addr() net.Addr { return l.addr }
 
 // h2Stream is a stream being received.
 type h2Stream struct {
@@ -317,8 +265,6 @@ func (s *rawServer) serveH2(c *tls.Conn) {
 	if fr.WriteSettings() != nil {
 		return
 	}
-	var hbuf bytes.Buffer
-	enc := hpack.NewEncoder(&hbuf)
 	streams := map[uint32]*h2Stream{}
 	answered, goneAway := 0, false
 	var lastID uint32 // the last stream answered
@@ -338,6 +284,11 @@ func (s *rawServer) serveH2(c *tls.Conn) {
 			return nil // above the GOAWAY's last stream id: ignored (RFC 9113, 6.8)
 		}
 		v, status, out := s.handle("HTTP/2.0", st.method, st.path, st.body.Bytes())
+		if s.earlyHints && v.kind != answer {
+			if err := writeHeaders(fr, id, false, "103"); err != nil {
+				return err
+			}
+		}
 		switch v.kind {
 		case refuse:
 			return fr.WriteRSTStream(id, http2.ErrCodeRefusedStream)
@@ -349,11 +300,7 @@ func (s *rawServer) serveH2(c *tls.Conn) {
 			}
 			return errors.New("dropped")
 		}
-		hbuf.Reset()
-		_ = enc.WriteField(hpack.HeaderField{Name: ":status", Value: strconv.Itoa(status)})
-		_ = enc.WriteField(hpack.HeaderField{Name: "content-type", Value: "application/json"})
-		_ = enc.WriteField(hpack.HeaderField{Name: "content-length", Value: strconv.Itoa(len(out))})
-		if err := fr.WriteHeaders(http2.HeadersFrameParam{StreamID: id, BlockFragment: hbuf.Bytes(), EndHeaders: true}); err != nil {
+		if err := writeHeaders(fr, id, false, strconv.Itoa(status), "content-type", "application/json", "content-length", strconv.Itoa(len(out))); err != nil {
 			return err
 		}
 		if err := fr.WriteData(id, true, out); err != nil {

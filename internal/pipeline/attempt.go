@@ -61,8 +61,9 @@ type attempt struct {
 
 	trace httptrace.ClientTrace
 	sends atomic.Int32 // connections obtained: each one carried the request
-	// answered: an answer began to arrive; net/http resends nothing after that, and
-	// asks for the body only to follow a redirect (which the client refuses).
+	// answered: the pool returned an answer (see answerMark); net/http resends
+	// nothing after that, and asks for the body only to follow a redirect (which the
+	// client refuses).
 	answered atomic.Bool
 	resends  atomic.Int32         // times net/http asked to send the request again
 	newBody  func() io.ReadCloser // a fresh copy of the request's body; nil: none
@@ -107,7 +108,6 @@ func (p *Pipeline) newAttempt(ctx context.Context, r *Request, number int, ownCo
 		a.logger, a.start = p.cfg.Logger, time.Now()
 	}
 	a.trace.GotConn = a.gotConn
-	a.trace.GotFirstResponseByte = func() { a.answered.Store(true) }
 	a.trace.Got100Continue = func() { a.continued.Store(true) }
 	return a
 }
@@ -160,7 +160,9 @@ func (a *attempt) Sends() int { return max(1, int(a.sends.Load())) }
 func (a *attempt) mayHaveArrived(traced bool) bool {
 	switch {
 	case a.err == nil:
-		return a.answer.StatusCode != http.StatusTooManyRequests
+		return a.answer.StatusCode != http.StatusTooManyRequests && !a.refusedExpect()
+	case a.answer != nil: // a 2xx whose body broke off
+		return true
 	case isDialError(a.err):
 		return false
 	case traced && a.sends.Load() == 0:
@@ -171,10 +173,18 @@ func (a *attempt) mayHaveArrived(traced bool) bool {
 	return true
 }
 
-// ignoredExpect reports an answer to a held-back request whose body went out without
-// a "100 Continue": net/http waited its ExpectContinueTimeout for nothing.
-func (a *attempt) ignoredExpect() bool {
-	return a.holdsBody && a.err == nil && a.bodyRead.Load() && !a.continued.Load()
+// refusedExpect reports a held-back request the server refused with 417
+// Expectation Failed, its body unsent: RFC 9110 has the client send it again
+// without Expect.
+func (a *attempt) refusedExpect() bool {
+	return a.holdsBody && a.answer != nil && a.answer.StatusCode == http.StatusExpectationFailed && !a.bodyRead.Load()
+}
+
+// expectUnwelcome reports a server that does not answer Expect: 100-continue: it
+// refused it (417), or answered a request whose body went out unasked, after
+// net/http waited its ExpectContinueTimeout for nothing.
+func (a *attempt) expectUnwelcome() bool {
+	return a.refusedExpect() || (a.holdsBody && a.answer != nil && a.bodyRead.Load() && !a.continued.Load())
 }
 
 // heldBody is a request body that records when net/http first reads it, which it does

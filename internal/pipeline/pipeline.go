@@ -90,7 +90,8 @@ type Response struct {
 type Error struct {
 	Attempts int
 	// MayHaveArrived is false only when no request provably reached the server: none
-	// was written to a connection, a 429 refused it, or none was made.
+	// was written to a connection, a 429 (or a 417 to its Expect) refused it, its held-
+	// back body never went out, or none was made.
 	MayHaveArrived bool
 	StatusCode     int // status of a 2xx whose body failed; 0 when no answer came
 	Header         http.Header

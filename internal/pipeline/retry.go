@@ -25,6 +25,8 @@ func retryable(a *attempt, arrived bool) bool {
 	switch a.answer.StatusCode {
 	case http.StatusTooManyRequests:
 		return true
+	case http.StatusExpectationFailed: // sent again without Expect when its body never went out
+		return !arrived
 	case http.StatusBadGateway, http.StatusServiceUnavailable, http.StatusGatewayTimeout:
 		return a.class == Idempotent
 	}

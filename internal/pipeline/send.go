@@ -68,6 +68,9 @@ func (p *Pipeline) try(ctx context.Context, r *Request, body []byte, number int,
 	if errors.Is(err, errResendOverHTTP1) {
 		again := req.Clone(req.Context()) // the attempt's context: its trace counts the send
 		again.Body = a.newBody()
+		if p.pools.jar != nil {
+			again.Header.Del("Cookie") // http.Client added the jar's to req; it adds them again
+		}
 		resp, err = p.clients[recordsRoute].Do(again)
 	}
 	if err != nil {
@@ -75,8 +78,8 @@ func (p *Pipeline) try(ctx context.Context, r *Request, body []byte, number int,
 	} else {
 		a.answer, a.err = readAnswer(resp)
 	}
-	if a.ignoredExpect() {
-		p.pools.expectIgnored.Store(true)
+	if a.expectUnwelcome() || (a.holdsBody && !a.bodyRead.Load() && p.attemptTimedOut(ctx, a.err)) {
+		p.pools.expectIgnored.Store(true) // see Pools: from now on, no Expect
 	}
 	a.logEnd(ctx)
 	return a, nil
@@ -85,10 +88,16 @@ func (p *Pipeline) try(ctx context.Context, r *Request, body []byte, number int,
 // describe names what ended an attempt where the bare error would not: the
 // attempt timeout, whose error net/http reports as the context's.
 func (p *Pipeline) describe(ctx context.Context, err error) error {
-	if err != nil && p.attemptTimeout > 0 && ctx.Err() == nil && errors.Is(err, context.DeadlineExceeded) {
+	if p.attemptTimedOut(ctx, err) {
 		return fmt.Errorf("no answer within the attempt timeout of %s: %w", p.attemptTimeout, context.DeadlineExceeded)
 	}
 	return err
+}
+
+// attemptTimedOut reports an attempt that WithAttemptTimeout ended, not the call's
+// context.
+func (p *Pipeline) attemptTimedOut(ctx context.Context, err error) bool {
+	return err != nil && p.attemptTimeout > 0 && ctx.Err() == nil && errors.Is(err, context.DeadlineExceeded)
 }
 
 // call is what a call's attempts add up to.
@@ -108,7 +117,7 @@ func (c *call) account(a *attempt, arrived bool) {
 	c.sent += a.Sends()
 	c.mayHaveArrived = c.mayHaveArrived || arrived
 	c.budgetRefused = c.budgetRefused || a.budgetRefused.Load()
-	c.closedUnder = a.holdsBody && a.err != nil && a.sends.Load() > 0 && !a.bodyRead.Load()
+	c.closedUnder = a.holdsBody && a.answer == nil && a.sends.Load() > 0 && !a.bodyRead.Load()
 	if a.answer != nil && !isSuccess(a.answer.StatusCode) {
 		c.lastAnswer = a.answer
 	}

@@ -52,7 +52,7 @@ func NewTransport() *http.Transport {
 // close as idle. One it closes all the same as the request goes out (a reload closes
 // every idle connection at once) is harmless: the request holds its body back until
 // the server asks for it (Expect: 100-continue), so a connection closed before that
-// provably carried no purchase. The copy waits ExpectContinueTimeout (at least 1 s)
+// provably carried no purchase. The copy waits ExpectContinueTimeout (at most 1 s)
 // for that ask before it sends the body anyway; a server that never asks costs one
 // such wait, and the pools stop asking it (expectIgnored).
 //
@@ -72,8 +72,9 @@ type Pools struct {
 	// that obtained none provably sent nothing, and records resends nothing that was
 	// written.
 	traced bool
-	// expectIgnored is set once a server sent no "100 Continue" to a record-creating
-	// request: later ones no longer ask for it (see newRequest).
+	// expectIgnored is set once a server did not answer a record-creating request's
+	// Expect: 100-continue (it answered 417, or sent no 100 Continue before net/http
+	// stopped waiting or the attempt timed out): later ones no longer ask (newRequest).
 	expectIgnored *atomic.Bool
 	gate          *connGate // of the idempotent pool; nil: none
 	jar           http.CookieJar
@@ -134,7 +135,7 @@ func http1Only(t *http.Transport, idle time.Duration) *http.Transport {
 	if c.TLSClientConfig != nil { // a used transport advertises h2 there; the slice is t's
 		c.TLSClientConfig.NextProtos = slices.DeleteFunc(slices.Clone(c.TLSClientConfig.NextProtos), func(p string) bool { return p == "h2" })
 	}
-	if c.ExpectContinueTimeout <= 0 { // 0 would send a held-back body at once
+	if c.ExpectContinueTimeout <= 0 || c.ExpectContinueTimeout > time.Second { // 0 would send a held-back body at once
 		c.ExpectContinueTimeout = time.Second
 	}
 	switch {
@@ -146,12 +147,13 @@ func http1Only(t *http.Transport, idle time.Duration) *http.Transport {
 	return c
 }
 
-// roundTrippers are the pools by route, the idempotent one behind its gate if it has
-// one and, when the pools are traced, each behind a guard (see guardedPool).
+// roundTrippers are the pools by route, each marking its attempts answered (see
+// answerMark), the idempotent one behind its gate if it has one and, when the pools
+// are traced, each behind a guard (see guardedPool).
 func (p *Pools) roundTrippers() [routes]http.RoundTripper {
-	rts := [routes]http.RoundTripper{idempotentRoute: p.idempotent, recordsRoute: p.records, ownConnRoute: p.ownConn}
+	rts := [routes]http.RoundTripper{idempotentRoute: answerMark{p.idempotent}, recordsRoute: answerMark{p.records}, ownConnRoute: answerMark{p.ownConn}}
 	if p.gate != nil {
-		rts[idempotentRoute] = gatedTransport{pool: p.idempotent, gate: p.gate}
+		rts[idempotentRoute] = gatedTransport{pool: rts[idempotentRoute], gate: p.gate}
 	}
 	if p.traced {
 		for r, rt := range rts {
@@ -184,12 +186,33 @@ func (g guardedPool) RoundTrip(req *http.Request) (*http.Response, error) {
 	if req.Context().Value(attemptKey{}) == nil {
 		return nil, errContextDropped
 	}
-	if g.stripKeys && (req.Header.Get("Idempotency-Key") != "" || req.Header.Get("X-Idempotency-Key") != "") {
+	if g.stripKeys && (hasKey(req.Header, "Idempotency-Key") || hasKey(req.Header, "X-Idempotency-Key")) {
 		req = req.Clone(req.Context())
 		req.Header.Del("Idempotency-Key")
 		req.Header.Del("X-Idempotency-Key")
 	}
 	return g.pool.RoundTrip(req)
+}
+
+// hasKey reports a header present, even empty: net/http takes a request with an empty
+// Idempotency-Key for replayable too.
+func hasKey(h http.Header, key string) bool {
+	_, ok := h[key]
+	return ok
+}
+
+// answerMark marks a request's attempt answered once the pool returned a response:
+// a transport sends nothing more for a request after that, and only http.Client asks
+// for its body again, to follow a redirect it then refuses (see attempt.rewind).
+type answerMark struct{ pool http.RoundTripper }
+
+// RoundTrip sends req on the pool.
+func (m answerMark) RoundTrip(req *http.Request) (*http.Response, error) {
+	resp, err := m.pool.RoundTrip(req)
+	if a, ok := req.Context().Value(attemptKey{}).(*attempt); ok && err == nil {
+		a.answered.Store(true)
+	}
+	return resp, err
 }
 
 // CloseIdleConnections closes the idle connections of both pools.
