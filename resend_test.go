@@ -83,4 +83,3 @@ func (sessionJar) SetCookies(*url.URL, []*http.Cookie) {}
 func (sessionJar) Cookies(*url.URL) []*http.Cookie {
 	return []*http.Cookie{{Name: "session", Value: "s1"}}
 }
-
