@@ -86,6 +86,114 @@ func TestAPurchaseAnswered2xxIsNotSentAgain(t *testing.T) {
 	assert.Equal(t, int32(1), requests.Load())
 }
 
+// A front end that refuses a purchase before reading its body (a rate limiter's 503)
+// decided without it: the purchase is not outcome unknown, and is tried again.
+func TestAPurchaseRefusedBeforeItsBodyIsNotOutcomeUnknown(t *testing.T) {
+	var bodies, refusals atomic.Int32
+	url := ignoresExpect(t, func(c net.Conn, r *http.Request) {
+		if refusals.Add(-1) >= 0 {
+			_, _ = io.WriteString(c, "HTTP/1.1 503 Service Unavailable\r\nConnection: close\r\nContent-Length: 0\r\n\r\n")
+			_ = c.Close()
+			return
+		}
+		continueAndCreate(c, r, &bodies)
+	})
+	refusals.Store(1)
+	require.NoError(t, buyTuition(context.Background(), newLoopbackClient(t, url), "q_1"))
+	assert.Equal(t, int32(1), bodies.Load())
+
+	refusals.Store(1)
+	err := buyTuition(context.Background(), newLoopbackClient(t, url, insurance.WithMaxRetries(0)), "q_2")
+	assert.NotErrorIs(t, err, insurance.ErrOutcomeUnknown)
+	assert.ErrorIs(t, err, insurance.ErrServer)
+}
+
+// An answer that came before the body (a 429, a 503), on a connection the server keeps,
+// says nothing about Expect: net/http writes the body after it, and the next purchases
+// still hold theirs. A 417 there is still a refused expectation: the purchase is sent
+// again without it.
+func TestAnEarlyAnswerOnAKeptConnectionKeepsExpect(t *testing.T) {
+	for _, status := range []string{"429 Too Many Requests", "503 Service Unavailable", "417 Expectation Failed"} {
+		t.Run(status, func(t *testing.T) {
+			var bodies, requests atomic.Int32
+			var mu sync.Mutex
+			var expects []string
+			url := ignoresExpect(t, func(c net.Conn, r *http.Request) {
+				mu.Lock()
+				expects = append(expects, r.Header.Get("Expect"))
+				mu.Unlock()
+				if requests.Add(1) == 1 { // refused before its body; the connection kept
+					_, _ = io.WriteString(c, "HTTP/1.1 "+status+"\r\nContent-Length: 0\r\n\r\n")
+					_, _ = io.Copy(io.Discard, r.Body)
+					return
+				}
+				continueAndCreate(c, r, &bodies)
+			})
+			c := newLoopbackClient(t, url, insurance.WithMaxRetries(1))
+
+			err := buyTuition(context.Background(), c, "q_1")
+			require.NoError(t, buyTuition(context.Background(), c, "q_2"))
+
+			mu.Lock()
+			defer mu.Unlock()
+			if status[:3] == "417" {
+				require.NoError(t, err)
+				assert.Equal(t, []string{"100-continue", "", ""}, expects)
+				return
+			}
+			assert.Equal(t, []string{"100-continue", "100-continue", "100-continue"}, expects)
+		})
+	}
+}
+
+// An attempt timeout that ends a dial (a network blip), before any server was
+// reached, says nothing about Expect either.
+func TestADialTimeoutKeepsExpect(t *testing.T) {
+	var bodies atomic.Int32
+	var mu sync.Mutex
+	var expects []string
+	url := ignoresExpect(t, func(c net.Conn, r *http.Request) {
+		mu.Lock()
+		expects = append(expects, r.Header.Get("Expect"))
+		mu.Unlock()
+		continueAndCreate(c, r, &bodies)
+	})
+	var hang atomic.Bool
+	hang.Store(true)
+	transport := insurance.NewTransport()
+	dial := transport.DialContext
+	transport.DialContext = func(ctx context.Context, network, addr string) (net.Conn, error) {
+		if hang.Load() {
+			<-ctx.Done() // the network drops the SYN
+			return nil, ctx.Err()
+		}
+		return dial(ctx, network, addr)
+	}
+	c := newLoopbackClient(t, url, insurance.WithHTTPClient(&http.Client{Transport: transport}),
+		insurance.WithAttemptTimeout(100*time.Millisecond), insurance.WithMaxRetries(0))
+
+	require.Error(t, buyTuition(context.Background(), c, "q_1"))
+	hang.Store(false)
+	require.NoError(t, buyTuition(context.Background(), c, "q_2"))
+
+	mu.Lock()
+	defer mu.Unlock()
+	assert.Equal(t, []string{"100-continue"}, expects)
+}
+
+// continueAndCreate answers as a server that honours Expect: "100 Continue", then it
+// reads the body and answers 201.
+func continueAndCreate(c net.Conn, r *http.Request, bodies *atomic.Int32) {
+	if r.Header.Get("Expect") != "" {
+		_, _ = io.WriteString(c, "HTTP/1.1 100 Continue\r\n\r\n")
+	}
+	if _, err := io.Copy(io.Discard, r.Body); err != nil {
+		return
+	}
+	bodies.Add(1)
+	_, _ = fmt.Fprintf(c, "HTTP/1.1 201 Created\r\nContent-Type: application/json\r\nContent-Length: %d\r\n\r\n%s", len(tlsAnswer), tlsAnswer)
+}
+
 // ignoresExpect serves HTTP/1.1 on loopback as a server that knows nothing of
 // Expect: it never says "100 Continue", and lets answer read each request's body
 // (or not) and write the response.

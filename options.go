@@ -152,7 +152,9 @@ func WithMaxRetryAfter(d time.Duration) Option {
 // context bounds the whole call, waits and retries included. An idempotent call
 // (products, quotes, customer secret) whose attempt times out is retried like one
 // whose connection was reset; a record-creating call (purchases, onboarding, events)
-// is not, and its error matches ErrOutcomeUnknown unless no connection was made.
+// is not, and its error matches ErrOutcomeUnknown, unless nothing of it reached the
+// server: no connection was made, or its body was still held back (see
+// WithRecordIdleTimeout), and then it is tried again.
 // The bound is per request: a quote that an HTTP/2 server refused and the SDK sends
 // again over HTTP/1.1 within the same attempt has d for each. Default: no bound but
 // the context's.
@@ -261,7 +263,9 @@ func WithRetryBudget(capacity, cost int) Option {
 // the request on with its context (headers may be added) and return what the
 // transport returned. A request whose context was replaced is refused unsent, with
 // an error saying so: without it the SDK could not tell a purchase that was sent
-// from one that was not. An Idempotency-Key or X-Idempotency-Key header is removed
+// from one that was not. wrap must not send a request again by itself (retrying is
+// the SDK's): a second send of an attempt's request is refused, as the first may
+// have been processed. An Idempotency-Key or X-Idempotency-Key header is removed
 // from requests on the HTTP/1.1 routes: with one, net/http would resend a purchase
 // after writing it.
 func WithAttemptMiddleware(wrap func(http.RoundTripper) http.RoundTripper) Option {

@@ -2,9 +2,11 @@ package insurance_test
 
 import (
 	"context"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -111,4 +113,38 @@ func TestAttemptMiddlewareSeesEveryAttempt(t *testing.T) {
 	_, err := c.QuoteTravel(context.Background(), fullTravelQuote())
 	require.ErrorIs(t, err, insurance.ErrServer)
 	assert.Len(t, log.seen["/v1/quote/travel"], 3)
+}
+
+// Attempt middleware that retries by itself (as retrying RoundTrippers do) is refused
+// its second send: the first may have been processed, and retrying is the SDK's job.
+// The purchase is processed once.
+func TestAttemptMiddlewareCannotSendARequestTwice(t *testing.T) {
+	var processed atomic.Int32
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		_, _ = io.Copy(io.Discard, r.Body)
+		processed.Add(1)
+		w.WriteHeader(http.StatusInternalServerError) // processed, then failed to answer
+	}))
+	defer srv.Close()
+	retrying := func(next http.RoundTripper) http.RoundTripper {
+		return roundTripFunc(func(r *http.Request) (*http.Response, error) {
+			resp, err := next.RoundTrip(r)
+			if err != nil || resp.StatusCode < 500 {
+				return resp, err
+			}
+			_ = resp.Body.Close()
+			again := r.Clone(r.Context())
+			if again.Body, err = r.GetBody(); err != nil {
+				return nil, err
+			}
+			return next.RoundTrip(again)
+		})
+	}
+	c := newLoopbackClient(t, srv.URL, insurance.WithAttemptMiddleware(retrying))
+
+	err := buyTuition(context.Background(), c, "q_1")
+
+	assert.ErrorIs(t, err, insurance.ErrOutcomeUnknown)
+	assert.ErrorContains(t, err, "attempt middleware sent the request again")
+	assert.Equal(t, int32(1), processed.Load())
 }

@@ -10,6 +10,7 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptrace"
+	"net/textproto"
 	"sync/atomic"
 	"time"
 )
@@ -52,12 +53,18 @@ type attempt struct {
 	holdsBody bool
 	bodyRead  atomic.Bool
 	continued atomic.Bool // the server said "100 Continue"
-	budget    *Budget
-	gate      *connGate
-	logger    *slog.Logger // nil: not logged
-	method    string
-	path      string
-	start     time.Time
+	// bodyBeforeAnswer: the body had gone out when the first byte of an answer came.
+	// (net/http also writes it after a final answer, on a connection it keeps: too
+	// late for the server to have used it.)
+	bodyBeforeAnswer atomic.Bool
+	waited100        atomic.Bool // net/http waited for "100 Continue"
+	informational    atomic.Bool // a 1xx other than 100 came (a 103): no inference
+	budget           *Budget
+	gate             *connGate
+	logger           *slog.Logger // nil: not logged
+	method           string
+	path             string
+	start            time.Time
 
 	trace httptrace.ClientTrace
 	sends atomic.Int32 // connections obtained: each one carried the request
@@ -65,8 +72,11 @@ type attempt struct {
 	// nothing after that, and asks for the body only to follow a redirect (which the
 	// client refuses).
 	answered atomic.Bool
-	resends  atomic.Int32         // times net/http asked to send the request again
-	newBody  func() io.ReadCloser // a fresh copy of the request's body; nil: none
+	// handOffs counts the requests handed to the pools; mayHandOff is how many the
+	// attempt sends: 1, or 2 once it sends one again over HTTP/1.1 (see answerMark).
+	handOffs, mayHandOff atomic.Int32
+	resends              atomic.Int32         // times net/http asked to send the request again
+	newBody              func() io.ReadCloser // a fresh copy of the request's body; nil: none
 	// budgetRefused is set when a resend was refused because the budget is spent.
 	budgetRefused atomic.Bool
 
@@ -107,8 +117,17 @@ func (p *Pipeline) newAttempt(ctx context.Context, r *Request, number int, ownCo
 	if p.cfg.Logger != nil && p.cfg.Logger.Enabled(ctx, slog.LevelDebug) {
 		a.logger, a.start = p.cfg.Logger, time.Now()
 	}
+	a.mayHandOff.Store(1)
 	a.trace.GotConn = a.gotConn
+	a.trace.Wait100Continue = func() { a.waited100.Store(true) }
 	a.trace.Got100Continue = func() { a.continued.Store(true) }
+	a.trace.GotFirstResponseByte = func() { a.bodyBeforeAnswer.Store(a.bodyRead.Load()) }
+	a.trace.Got1xxResponse = func(code int, _ textproto.MIMEHeader) error {
+		if code != http.StatusContinue {
+			a.informational.Store(true)
+		}
+		return nil
+	}
 	return a
 }
 
@@ -160,7 +179,7 @@ func (a *attempt) Sends() int { return max(1, int(a.sends.Load())) }
 func (a *attempt) mayHaveArrived(traced bool) bool {
 	switch {
 	case a.err == nil:
-		return a.answer.StatusCode != http.StatusTooManyRequests && !a.refusedExpect()
+		return a.answer.StatusCode != http.StatusTooManyRequests && !a.answeredBeforeBody()
 	case a.answer != nil: // a 2xx whose body broke off
 		return true
 	case isDialError(a.err):
@@ -173,18 +192,22 @@ func (a *attempt) mayHaveArrived(traced bool) bool {
 	return true
 }
 
-// refusedExpect reports a held-back request the server refused with 417
-// Expectation Failed, its body unsent: RFC 9110 has the client send it again
-// without Expect.
-func (a *attempt) refusedExpect() bool {
-	return a.holdsBody && a.answer != nil && a.answer.StatusCode == http.StatusExpectationFailed && !a.bodyRead.Load()
+// answeredBeforeBody reports a non-2xx final answer the server gave before the
+// held-back body went out (a 417, a rate limiter's 503, a 401): the server decided
+// without the purchase.
+func (a *attempt) answeredBeforeBody() bool {
+	return a.holdsBody && a.answer != nil && !isSuccess(a.answer.StatusCode) &&
+		!a.continued.Load() && !a.informational.Load() && !a.bodyBeforeAnswer.Load()
 }
 
 // expectUnwelcome reports a server that does not answer Expect: 100-continue: it
-// refused it (417), or answered a request whose body went out unasked, after
-// net/http waited its ExpectContinueTimeout for nothing.
+// refused it (417 before the body: RFC 9110 has the client send it again without
+// Expect), or answered a request whose body went out unasked, after net/http waited
+// its ExpectContinueTimeout for nothing.
 func (a *attempt) expectUnwelcome() bool {
-	return a.refusedExpect() || (a.holdsBody && a.answer != nil && a.bodyRead.Load() && !a.continued.Load())
+	refused := a.answeredBeforeBody() && a.answer.StatusCode == http.StatusExpectationFailed
+	ignored := a.holdsBody && a.answer != nil && a.bodyBeforeAnswer.Load() && !a.continued.Load()
+	return refused || ignored
 }
 
 // heldBody is a request body that records when net/http first reads it, which it does

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net/http"
 	"time"
 )
 
@@ -64,13 +65,18 @@ func (p *Pipeline) try(ctx context.Context, r *Request, body []byte, number int,
 	if p.cfg.BeforeAttempt != nil {
 		p.cfg.BeforeAttempt(ctx, number, req.Header)
 	}
+	var header http.Header
+	if p.pools.jar != nil {
+		header = req.Header.Clone() // http.Client adds the jar's cookies to req's
+	}
 	resp, err := p.clients[a.route].Do(req)
 	if errors.Is(err, errResendOverHTTP1) {
 		again := req.Clone(req.Context()) // the attempt's context: its trace counts the send
 		again.Body = a.newBody()
-		if p.pools.jar != nil {
-			again.Header.Del("Cookie") // http.Client added the jar's to req; it adds them again
+		if header != nil {
+			again.Header = header
 		}
+		a.mayHandOff.Store(2)
 		resp, err = p.clients[recordsRoute].Do(again)
 	}
 	if err != nil {
@@ -78,7 +84,7 @@ func (p *Pipeline) try(ctx context.Context, r *Request, body []byte, number int,
 	} else {
 		a.answer, a.err = readAnswer(resp)
 	}
-	if a.expectUnwelcome() || (a.holdsBody && !a.bodyRead.Load() && p.attemptTimedOut(ctx, a.err)) {
+	if a.expectUnwelcome() || (a.waited100.Load() && !a.bodyRead.Load() && p.attemptTimedOut(ctx, a.err)) {
 		p.pools.expectIgnored.Store(true) // see Pools: from now on, no Expect
 	}
 	a.logEnd(ctx)
@@ -135,7 +141,7 @@ func (c *call) success(a *attempt) Response {
 func (c *call) end(ctx context.Context, a *attempt, err error) (Response, error) {
 	if err == nil {
 		res := *a.answer
-		res.Attempts, res.BudgetRefused = c.sent, c.budgetRefused
+		res.Attempts, res.BudgetRefused, res.MayHaveArrived = c.sent, c.budgetRefused, c.mayHaveArrived
 		return res, nil
 	}
 	e := &Error{Attempts: c.sent, MayHaveArrived: c.mayHaveArrived, BudgetRefused: c.budgetRefused, Err: err}

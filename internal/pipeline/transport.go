@@ -201,15 +201,25 @@ func hasKey(h http.Header, key string) bool {
 	return ok
 }
 
-// answerMark marks a request's attempt answered once the pool returned a response:
-// a transport sends nothing more for a request after that, and only http.Client asks
+// answerMark is the last stop before a pool. It lets in each request the attempt
+// sends, and no more: attempt middleware that sends a request again by itself is
+// refused, as the first may have been processed (the SDK retries what may be
+// retried). And it marks the attempt answered once the pool returned a response: a
+// transport sends nothing more for a request after that, and only http.Client asks
 // for its body again, to follow a redirect it then refuses (see attempt.rewind).
 type answerMark struct{ pool http.RoundTripper }
 
+// errSentAgainAbove refuses a request that attempt middleware sends a second time.
+var errSentAgainAbove = errors.New("attempt middleware sent the request again by itself: refused, as the first may have been processed (the SDK retries)")
+
 // RoundTrip sends req on the pool.
 func (m answerMark) RoundTrip(req *http.Request) (*http.Response, error) {
+	a, ok := req.Context().Value(attemptKey{}).(*attempt)
+	if ok && a.handOffs.Add(1) > a.mayHandOff.Load() {
+		return nil, errSentAgainAbove
+	}
 	resp, err := m.pool.RoundTrip(req)
-	if a, ok := req.Context().Value(attemptKey{}).(*attempt); ok && err == nil {
+	if ok && err == nil {
 		a.answered.Store(true)
 	}
 	return resp, err
