@@ -116,12 +116,9 @@ func TestAnEarlyAnswerOnAKeptConnectionKeepsExpect(t *testing.T) {
 	for _, status := range []string{"429 Too Many Requests", "503 Service Unavailable", "417 Expectation Failed"} {
 		t.Run(status, func(t *testing.T) {
 			var bodies, requests atomic.Int32
-			var mu sync.Mutex
-			var expects []string
+			var expects expectLog
 			url := ignoresExpect(t, func(c net.Conn, r *http.Request) {
-				mu.Lock()
-				expects = append(expects, r.Header.Get("Expect"))
-				mu.Unlock()
+				expects.record(r)
 				if requests.Add(1) == 1 { // refused before its body; the connection kept
 					_, _ = io.WriteString(c, "HTTP/1.1 "+status+"\r\nContent-Length: 0\r\n\r\n")
 					_, _ = io.Copy(io.Discard, r.Body)
@@ -134,14 +131,12 @@ func TestAnEarlyAnswerOnAKeptConnectionKeepsExpect(t *testing.T) {
 			err := buyTuition(context.Background(), c, "q_1")
 			require.NoError(t, buyTuition(context.Background(), c, "q_2"))
 
-			mu.Lock()
-			defer mu.Unlock()
 			if status[:3] == "417" {
 				require.NoError(t, err)
-				assert.Equal(t, []string{"100-continue", "", ""}, expects)
+				assert.Equal(t, []string{"100-continue", "", ""}, expects.all())
 				return
 			}
-			assert.Equal(t, []string{"100-continue", "100-continue", "100-continue"}, expects)
+			assert.Equal(t, []string{"100-continue", "100-continue", "100-continue"}, expects.all())
 		})
 	}
 }
@@ -150,12 +145,9 @@ func TestAnEarlyAnswerOnAKeptConnectionKeepsExpect(t *testing.T) {
 // reached, says nothing about Expect either.
 func TestADialTimeoutKeepsExpect(t *testing.T) {
 	var bodies atomic.Int32
-	var mu sync.Mutex
-	var expects []string
+	var expects expectLog
 	url := ignoresExpect(t, func(c net.Conn, r *http.Request) {
-		mu.Lock()
-		expects = append(expects, r.Header.Get("Expect"))
-		mu.Unlock()
+		expects.record(r)
 		continueAndCreate(c, r, &bodies)
 	})
 	var hang atomic.Bool
@@ -176,9 +168,25 @@ func TestADialTimeoutKeepsExpect(t *testing.T) {
 	hang.Store(false)
 	require.NoError(t, buyTuition(context.Background(), c, "q_2"))
 
-	mu.Lock()
-	defer mu.Unlock()
-	assert.Equal(t, []string{"100-continue"}, expects)
+	assert.Equal(t, []string{"100-continue"}, expects.all())
+}
+
+// expectLog records the Expect header of every request a server gets.
+type expectLog struct {
+	mu   sync.Mutex
+	seen []string
+}
+
+func (l *expectLog) record(r *http.Request) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.seen = append(l.seen, r.Header.Get("Expect"))
+}
+
+func (l *expectLog) all() []string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return append([]string(nil), l.seen...)
 }
 
 // continueAndCreate answers as a server that honours Expect: "100 Continue", then it
