@@ -179,7 +179,7 @@ func (a *attempt) Sends() int { return max(1, int(a.sends.Load())) }
 func (a *attempt) mayHaveArrived(traced bool) bool {
 	switch {
 	case a.err == nil:
-		return a.answer.StatusCode != http.StatusTooManyRequests && !a.answeredBeforeBody()
+		return a.answer.StatusCode != http.StatusTooManyRequests && !a.refusedExpect()
 	case a.answer != nil: // a 2xx whose body broke off
 		return true
 	case isDialError(a.err):
@@ -192,22 +192,21 @@ func (a *attempt) mayHaveArrived(traced bool) bool {
 	return true
 }
 
-// answeredBeforeBody reports a non-2xx final answer the server gave before the
-// held-back body went out (a 417, a rate limiter's 503, a 401): the server decided
-// without the purchase.
-func (a *attempt) answeredBeforeBody() bool {
-	return a.holdsBody && a.answer != nil && !isSuccess(a.answer.StatusCode) &&
+// refusedExpect reports a 417 Expectation Failed the server gave before the held-back
+// body went out: it refused the request unprocessed, and RFC 9110 has the client send
+// it again without Expect. (Other answers before the body prove nothing: a server
+// may act on a request's path alone, as one behind Do may.)
+func (a *attempt) refusedExpect() bool {
+	return a.holdsBody && a.answer != nil && a.answer.StatusCode == http.StatusExpectationFailed &&
 		!a.continued.Load() && !a.informational.Load() && !a.bodyBeforeAnswer.Load()
 }
 
 // expectUnwelcome reports a server that does not answer Expect: 100-continue: it
-// refused it (417 before the body: RFC 9110 has the client send it again without
-// Expect), or answered a request whose body went out unasked, after net/http waited
-// its ExpectContinueTimeout for nothing.
+// refused it (417), or answered a request whose body went out unasked, after
+// net/http waited its ExpectContinueTimeout for nothing.
 func (a *attempt) expectUnwelcome() bool {
-	refused := a.answeredBeforeBody() && a.answer.StatusCode == http.StatusExpectationFailed
 	ignored := a.holdsBody && a.answer != nil && a.bodyBeforeAnswer.Load() && !a.continued.Load()
-	return refused || ignored
+	return a.refusedExpect() || ignored
 }
 
 // heldBody is a request body that records when net/http first reads it, which it does

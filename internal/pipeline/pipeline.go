@@ -83,9 +83,6 @@ type Response struct {
 	// BudgetRefused is true when the retry table allowed a retry of this (non-2xx)
 	// answer but the retry budget refused it.
 	BudgetRefused bool
-	// MayHaveArrived (on a non-2xx answer) is false when no request of the call
-	// provably reached the server's processing (see Error.MayHaveArrived).
-	MayHaveArrived bool
 }
 
 // Error is a call that ended without a usable answer: the request could not be

@@ -28,7 +28,7 @@ func retryable(a *attempt, arrived bool) bool {
 	case http.StatusExpectationFailed: // sent again without Expect when its body never went out
 		return !arrived
 	case http.StatusBadGateway, http.StatusServiceUnavailable, http.StatusGatewayTimeout:
-		return a.class == Idempotent || !arrived
+		return a.class == Idempotent
 	}
 	return false
 }
@@ -69,11 +69,12 @@ func ParseRetryAfter(v string, now time.Time) (time.Duration, bool) {
 
 // isPermanent reports a failure that trying again cannot cure: a certificate that does
 // not verify, a server that does not speak TLS, or attempt middleware that drops the
-// request's context.
+// request's context or sends a request twice.
 func isPermanent(err error) bool {
 	var certErr *tls.CertificateVerificationError
 	var recordErr tls.RecordHeaderError
-	return errors.As(err, &certErr) || errors.As(err, &recordErr) || errors.Is(err, errContextDropped)
+	return errors.As(err, &certErr) || errors.As(err, &recordErr) ||
+		errors.Is(err, errContextDropped) || errors.Is(err, errSentAgainAbove)
 }
 
 // unwrapURLError drops net/http's *url.Error layer, whose text repeats the full URL;

@@ -141,7 +141,7 @@ func (c *call) success(a *attempt) Response {
 func (c *call) end(ctx context.Context, a *attempt, err error) (Response, error) {
 	if err == nil {
 		res := *a.answer
-		res.Attempts, res.BudgetRefused, res.MayHaveArrived = c.sent, c.budgetRefused, c.mayHaveArrived
+		res.Attempts, res.BudgetRefused = c.sent, c.budgetRefused
 		return res, nil
 	}
 	e := &Error{Attempts: c.sent, MayHaveArrived: c.mayHaveArrived, BudgetRefused: c.budgetRefused, Err: err}
