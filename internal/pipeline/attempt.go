@@ -119,6 +119,14 @@ func (p *Pipeline) newAttempt(ctx context.Context, r *Request, number int, ownCo
 	}
 	a.mayHandOff.Store(1)
 	a.trace.GotConn = a.gotConn
+	return a
+}
+
+// holdBack makes the attempt's request hold its body back until the server asks for
+// it (see holdsBody), and watches what the server says meanwhile. It runs before the
+// trace goes into the request's context, so that a caller's own hooks compose.
+func (a *attempt) holdBack() {
+	a.holdsBody = true
 	a.trace.Wait100Continue = func() { a.waited100.Store(true) }
 	a.trace.Got100Continue = func() { a.continued.Store(true) }
 	a.trace.GotFirstResponseByte = func() { a.bodyBeforeAnswer.Store(a.bodyRead.Load()) }
@@ -128,7 +136,6 @@ func (p *Pipeline) newAttempt(ctx context.Context, r *Request, number int, ownCo
 		}
 		return nil
 	}
-	return a
 }
 
 // gotConn runs when net/http hands the request to a connection, once per send,

@@ -25,6 +25,9 @@ func encodeBody(v any) ([]byte, error) {
 // newRequest builds the HTTP request of attempt a: its headers, its body, and the
 // GetBody through which net/http must ask the attempt before sending it again.
 func (p *Pipeline) newRequest(ctx context.Context, r *Request, body []byte, a *attempt) (*http.Request, error) {
+	if body != nil && r.Class == CreatesRecord && p.pools.traced && !p.pools.expectIgnored.Load() {
+		a.holdBack()
+	}
 	ctx = httptrace.WithClientTrace(context.WithValue(ctx, attemptKey{}, a), &a.trace)
 	req, err := http.NewRequestWithContext(ctx, r.Method, p.cfg.BaseURL+r.Path, nil)
 	if err != nil {
@@ -33,8 +36,7 @@ func (p *Pipeline) newRequest(ctx context.Context, r *Request, body []byte, a *a
 	switch {
 	case body != nil:
 		newBody := func() io.ReadCloser { return io.NopCloser(bytes.NewReader(body)) }
-		if r.Class == CreatesRecord && p.pools.traced && !p.pools.expectIgnored.Load() {
-			a.holdsBody = true
+		if a.holdsBody {
 			// A purchase waits for the server's "100 Continue" before its body goes
 			// out, a round trip more, so that a connection the server closes as the
 			// request is written (a proxy reloading, an idle timeout) provably
