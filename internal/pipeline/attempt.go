@@ -209,11 +209,13 @@ func (a *attempt) refusedExpect() bool {
 }
 
 // expectUnwelcome reports a server that does not answer Expect: 100-continue: it
-// refused it (417), or answered a request whose body went out unasked, after
-// net/http waited its ExpectContinueTimeout for nothing.
-func (a *attempt) expectUnwelcome() bool {
+// refused it (417); it answered a request whose body went out unasked, after net/http
+// waited its ExpectContinueTimeout for nothing; or it said nothing while the attempt
+// timed out (timedOut) waiting for its "100 Continue".
+func (a *attempt) expectUnwelcome(timedOut bool) bool {
 	ignored := a.holdsBody && a.answer != nil && a.bodyBeforeAnswer.Load() && !a.continued.Load()
-	return a.refusedExpect() || ignored
+	silent := timedOut && a.waited100.Load() && !a.bodyRead.Load()
+	return a.refusedExpect() || ignored || silent
 }
 
 // heldBody is a request body that records when net/http first reads it, which it does

@@ -53,9 +53,8 @@ func (p *Pipeline) Send(ctx context.Context, r *Request) (Response, error) {
 	}
 }
 
-// try makes one attempt: it sends the request on the attempt's route, again over
-// HTTP/1.1 if net/http would have sent it again itself (see attempt.rewind), and
-// reads the answer.
+// try makes one attempt: it builds the request, lets BeforeAttempt write to its
+// header, sends it, and reads the answer.
 func (p *Pipeline) try(ctx context.Context, r *Request, body []byte, number int, ownConn bool) (*attempt, error) {
 	a := p.newAttempt(ctx, r, number, ownConn)
 	req, err := p.newRequest(ctx, r, body, a)
@@ -65,30 +64,37 @@ func (p *Pipeline) try(ctx context.Context, r *Request, body []byte, number int,
 	if p.cfg.BeforeAttempt != nil {
 		p.cfg.BeforeAttempt(ctx, number, req.Header)
 	}
-	var header http.Header
-	if p.pools.jar != nil {
-		header = req.Header.Clone() // http.Client adds the jar's cookies to req's
-	}
-	resp, err := p.clients[a.route].Do(req)
-	if errors.Is(err, errResendOverHTTP1) {
-		again := req.Clone(req.Context()) // the attempt's context: its trace counts the send
-		again.Body = a.newBody()
-		if header != nil {
-			again.Header = header
-		}
-		a.mayHandOff.Store(2)
-		resp, err = p.clients[recordsRoute].Do(again)
-	}
+	resp, err := p.send(a, req)
 	if err != nil {
 		a.err = unwrapURLError(err)
 	} else {
 		a.answer, a.err = readAnswer(resp)
 	}
-	if a.expectUnwelcome() || (a.waited100.Load() && !a.bodyRead.Load() && p.attemptTimedOut(ctx, a.err)) {
+	if a.expectUnwelcome(p.attemptTimedOut(ctx, a.err)) {
 		p.pools.expectIgnored.Store(true) // see Pools: from now on, no Expect
 	}
 	a.logEnd(ctx)
 	return a, nil
+}
+
+// send hands req to the attempt's route, and once more to the HTTP/1.1 pool when
+// net/http would have sent it again itself (see attempt.rewind).
+func (p *Pipeline) send(a *attempt, req *http.Request) (*http.Response, error) {
+	var header http.Header
+	if p.pools.jar != nil {
+		header = req.Header.Clone() // http.Client adds the jar's cookies to req's
+	}
+	resp, err := p.clients[a.route].Do(req)
+	if !errors.Is(err, errResendOverHTTP1) {
+		return resp, err
+	}
+	again := req.Clone(req.Context()) // the attempt's context: its trace counts the send
+	again.Body = a.newBody()
+	if header != nil {
+		again.Header = header
+	}
+	a.mayHandOff.Store(2)
+	return p.clients[recordsRoute].Do(again)
 }
 
 // describe names what ended an attempt where the bare error would not: the
