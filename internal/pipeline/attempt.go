@@ -68,12 +68,12 @@ type attempt struct {
 
 	trace httptrace.ClientTrace
 	sends atomic.Int32 // connections obtained: each one carried the request
-	// answered: the pool returned an answer (see answerMark); net/http resends
+	// answered: the pool returned an answer (see guardedPool); net/http resends
 	// nothing after that, and asks for the body only to follow a redirect (which the
 	// client refuses).
 	answered atomic.Bool
 	// handOffs counts the requests handed to the pools; mayHandOff is how many the
-	// attempt sends: 1, or 2 once it sends one again over HTTP/1.1 (see answerMark).
+	// attempt sends: 1, or 2 once it sends one again over HTTP/1.1 (see guardedPool).
 	handOffs, mayHandOff atomic.Int32
 	resends              atomic.Int32         // times net/http asked to send the request again
 	newBody              func() io.ReadCloser // a fresh copy of the request's body; nil: none

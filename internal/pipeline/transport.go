@@ -147,24 +147,30 @@ func http1Only(t *http.Transport, idle time.Duration) *http.Transport {
 	return c
 }
 
-// roundTrippers are the pools by route, each marking its attempts answered (see
-// answerMark), the idempotent one behind its gate if it has one and, when the pools
-// are traced, each behind a guard (see guardedPool).
+// roundTrippers are the pools by route, each behind its guard (see guardedPool), the
+// idempotent one behind its gate too if it has one.
 func (p *Pools) roundTrippers() [routes]http.RoundTripper {
-	rts := [routes]http.RoundTripper{idempotentRoute: answerMark{p.idempotent}, recordsRoute: answerMark{p.records}, ownConnRoute: answerMark{p.ownConn}}
+	rts := [routes]http.RoundTripper{idempotentRoute: p.idempotent, recordsRoute: p.records, ownConnRoute: p.ownConn}
 	if p.gate != nil {
-		rts[idempotentRoute] = gatedTransport{pool: rts[idempotentRoute], gate: p.gate}
+		rts[idempotentRoute] = gatedTransport{pool: p.idempotent, gate: p.gate}
 	}
-	if p.traced {
-		for r, rt := range rts {
-			rts[r] = guardedPool{pool: rt, stripKeys: route(r) != idempotentRoute}
-		}
+	for r, rt := range rts {
+		rts[r] = guardedPool{pool: rt, traced: p.traced, stripKeys: p.traced && route(r) != idempotentRoute}
 	}
 	return rts
 }
 
-// guardedPool stands between a caller's attempt middleware and a traced pool, and
-// keeps two things the middleware could break:
+// guardedPool stands between a caller's attempt middleware and a pool, and keeps
+// what the middleware could break:
+//
+//   - It lets in each request the attempt sends, and no more: middleware that sends
+//     a request again by itself is refused, as the first may have been processed
+//     (the SDK retries what may be retried).
+//   - It marks the attempt answered once the pool returned a response: a transport
+//     sends nothing more for a request after that, and only http.Client asks for its
+//     body again, to follow a redirect it then refuses (see attempt.rewind).
+//
+// On traced pools also:
 //
 //   - The request must still carry its attempt's context, whose ClientTrace counts
 //     the connections: without it an attempt that sent its request would look as if
@@ -174,24 +180,37 @@ func (p *Pools) roundTrippers() [routes]http.RoundTripper {
 //     X-Idempotency-Key header: with one, net/http takes a POST for replayable and
 //     resends it after it was written (the interface defines no idempotency key).
 type guardedPool struct {
-	pool      http.RoundTripper
-	stripKeys bool
+	pool              http.RoundTripper
+	traced, stripKeys bool
 }
 
 // errContextDropped refuses a request whose context no longer carries its attempt.
 var errContextDropped = errors.New("attempt middleware replaced the request's context: the SDK can no longer tell a request that was sent from one that was not, so none is sent (pass req.Context() on)")
 
+// errSentAgainAbove refuses a request that attempt middleware sends a second time.
+var errSentAgainAbove = errors.New("attempt middleware sent the request again by itself: refused, as the first may have been processed (the SDK retries)")
+
 // RoundTrip sends req on the pool, guarded.
 func (g guardedPool) RoundTrip(req *http.Request) (*http.Response, error) {
-	if req.Context().Value(attemptKey{}) == nil {
+	a, ok := req.Context().Value(attemptKey{}).(*attempt)
+	switch {
+	case !ok && g.traced:
 		return nil, errContextDropped
+	case !ok:
+		return g.pool.RoundTrip(req)
+	case a.handOffs.Add(1) > a.mayHandOff.Load():
+		return nil, errSentAgainAbove
 	}
 	if g.stripKeys && (hasKey(req.Header, "Idempotency-Key") || hasKey(req.Header, "X-Idempotency-Key")) {
 		req = req.Clone(req.Context())
 		req.Header.Del("Idempotency-Key")
 		req.Header.Del("X-Idempotency-Key")
 	}
-	return g.pool.RoundTrip(req)
+	resp, err := g.pool.RoundTrip(req)
+	if err == nil {
+		a.answered.Store(true)
+	}
+	return resp, err
 }
 
 // hasKey reports a header present, even empty: net/http takes a request with an empty
@@ -199,30 +218,6 @@ func (g guardedPool) RoundTrip(req *http.Request) (*http.Response, error) {
 func hasKey(h http.Header, key string) bool {
 	_, ok := h[key]
 	return ok
-}
-
-// answerMark is the last stop before a pool. It lets in each request the attempt
-// sends, and no more: attempt middleware that sends a request again by itself is
-// refused, as the first may have been processed (the SDK retries what may be
-// retried). And it marks the attempt answered once the pool returned a response: a
-// transport sends nothing more for a request after that, and only http.Client asks
-// for its body again, to follow a redirect it then refuses (see attempt.rewind).
-type answerMark struct{ pool http.RoundTripper }
-
-// errSentAgainAbove refuses a request that attempt middleware sends a second time.
-var errSentAgainAbove = errors.New("attempt middleware sent the request again by itself: refused, as the first may have been processed (the SDK retries)")
-
-// RoundTrip sends req on the pool.
-func (m answerMark) RoundTrip(req *http.Request) (*http.Response, error) {
-	a, ok := req.Context().Value(attemptKey{}).(*attempt)
-	if ok && a.handOffs.Add(1) > a.mayHandOff.Load() {
-		return nil, errSentAgainAbove
-	}
-	resp, err := m.pool.RoundTrip(req)
-	if ok && err == nil {
-		a.answered.Store(true)
-	}
-	return resp, err
 }
 
 // CloseIdleConnections closes the idle connections of both pools.
