@@ -7,7 +7,6 @@ import (
 	"io"
 	"net"
 	"net/http"
-	"os"
 	"runtime"
 	"strconv"
 	"strings"
@@ -207,9 +206,7 @@ func TestFaultMatrix(t *testing.T) {
 	t.Logf("the 100 MiB servers wrote %d bytes in all before the clients hung up", hugeWritten.Load())
 	assert.Less(t, hugeWritten.Load(), int64(8<<20)*int64(len(eps)), "100 MiB bodies must be refused, not read")
 
-	doc, err := os.ReadFile("docs/reliability.md")
-	require.NoError(t, err)
-	assert.Contains(t, string(doc), table, "docs/reliability.md must show the measured matrix: update it from this test's -v output")
+	assertDocTable(t, "docs/reliability.md", table)
 
 	// No goroutine is left behind once clients and servers are closed.
 	assert.Eventually(t, func() bool { return runtime.NumGoroutine() <= goroutinesBefore+2 }, 5*time.Second, 50*time.Millisecond,
