@@ -56,16 +56,18 @@ func (a Auth) Format(f fmt.State, verb rune) {
 const HeaderClientID = "x-api-client-id"
 
 // The endpoint table: every route of the interface with its auth scheme and whether
-// it may be sent twice (the retry table is in README.md, "Retries").
+// it may be sent twice (the retry table is in README.md, "Retries"). The record-
+// creating ones need their body: an answer given before it went out proves them
+// unprocessed (see pipeline.Request.NeedsBody).
 var (
-	routeListProducts         = route{http.MethodGet, "/v1/products", AuthBasic, pipeline.Idempotent}
-	routeQuoteTravel          = route{http.MethodPost, "/v1/quote/travel", AuthBasicOrClientID, pipeline.Idempotent}
-	routeQuoteGapMedical      = route{http.MethodPost, "/v1/quote/gap-medical", AuthClientID, pipeline.Idempotent}
-	routePurchaseTuition      = route{http.MethodPost, "/v1/purchase/tuition", AuthBasic, pipeline.CreatesRecord}
-	routePurchaseGapMedical   = route{http.MethodPost, "/v1/purchase/gap-medical", Auth{scheme: schemeBearer}, pipeline.CreatesRecord}
-	routeCreateCustomerSecret = route{http.MethodPost, "/v1/auth/customer/secret", AuthBasic, pipeline.Idempotent}
-	routeOnboardPartner       = route{http.MethodPost, "/v1/partners/onboard", AuthBasic, pipeline.CreatesRecord}
-	routeCreateEvent          = route{http.MethodPost, "/v1/events", AuthBasic, pipeline.CreatesRecord}
+	routeListProducts         = route{http.MethodGet, "/v1/products", AuthBasic, pipeline.Idempotent, false}
+	routeQuoteTravel          = route{http.MethodPost, "/v1/quote/travel", AuthBasicOrClientID, pipeline.Idempotent, false}
+	routeQuoteGapMedical      = route{http.MethodPost, "/v1/quote/gap-medical", AuthClientID, pipeline.Idempotent, false}
+	routePurchaseTuition      = route{http.MethodPost, "/v1/purchase/tuition", AuthBasic, pipeline.CreatesRecord, true}
+	routePurchaseGapMedical   = route{http.MethodPost, "/v1/purchase/gap-medical", Auth{scheme: schemeBearer}, pipeline.CreatesRecord, true}
+	routeCreateCustomerSecret = route{http.MethodPost, "/v1/auth/customer/secret", AuthBasic, pipeline.Idempotent, false}
+	routeOnboardPartner       = route{http.MethodPost, "/v1/partners/onboard", AuthBasic, pipeline.CreatesRecord, true}
+	routeCreateEvent          = route{http.MethodPost, "/v1/events", AuthBasic, pipeline.CreatesRecord, true}
 )
 
 // credentials are the partner's; the Basic header value is built once.

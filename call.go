@@ -34,11 +34,13 @@ func (c *Client) Do(ctx context.Context, method, path string, auth Auth, in, out
 	return &res, nil
 }
 
-// route is one endpoint: method, path, auth scheme and retry class.
+// route is one endpoint: method, path, auth scheme and retry class, and whether the
+// server needs its body to act on it (false for Do, which cannot know).
 type route struct {
 	method, path string
 	auth         Auth
 	class        pipeline.Class
+	needsBody    bool
 }
 
 // validator is implemented by request types with local checks.
@@ -84,7 +86,7 @@ func (c *Client) exchange(ctx context.Context, rt route, in, out any) (Response,
 	}
 	res, err := c.pipe.Send(ctx, &pipeline.Request{
 		Method: rt.method, Path: rt.path, Body: in,
-		AuthHeader: header, AuthValue: value, Class: rt.class,
+		AuthHeader: header, AuthValue: value, Class: rt.class, NeedsBody: rt.needsBody,
 	})
 	if err != nil {
 		reqErr := newRequestError(rt, err)

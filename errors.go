@@ -143,7 +143,7 @@ func newAPIError(rt route, res pipeline.Response) *APIError {
 		Body:           res.Body,
 		Attempts:       res.Attempts,
 		BudgetRefused:  res.BudgetRefused,
-		outcomeUnknown: rt.class == pipeline.CreatesRecord && res.StatusCode >= 500,
+		outcomeUnknown: rt.class == pipeline.CreatesRecord && res.StatusCode >= 500 && res.MayHaveArrived,
 	}
 	e.RetryAfter, _ = pipeline.ParseRetryAfter(res.Header.Get("Retry-After"), time.Now())
 	var body errorBody

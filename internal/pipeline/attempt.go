@@ -1,16 +1,13 @@
 package pipeline
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
 	"io"
 	"log/slog"
 	"net"
-	"net/http"
 	"net/http/httptrace"
-	"net/textproto"
 	"sync/atomic"
 	"time"
 )
@@ -51,6 +48,7 @@ type attempt struct {
 	// net/http takes the body to write it. Until then the server has the request's
 	// headers at most: it cannot have processed a purchase it never saw.
 	holdsBody bool
+	needsBody bool // Request.NeedsBody
 	bodyRead  atomic.Bool
 	continued atomic.Bool // the server said "100 Continue"
 	// bodyBeforeAnswer: the body had gone out when the first byte of an answer came.
@@ -93,13 +91,14 @@ var errResendRefused = errors.New("no answer, and net/http's own resend was refu
 // own pool: the attempt sends it again over HTTP/1.1 (see rewind).
 var errResendOverHTTP1 = errors.New("no answer: the request is sent again over HTTP/1.1")
 
-// newAttempt starts attempt number of r; ownConn sends a record-creating request on
-// a connection of its own.
-func (p *Pipeline) newAttempt(ctx context.Context, r *Request, number int, ownConn bool) *attempt {
+// newAttempt starts the next attempt of call c to send r, as c's last attempt
+// calls for (see call).
+func (p *Pipeline) newAttempt(ctx context.Context, r *Request, c *call) *attempt {
 	a := &attempt{
-		number:          number,
+		number:          c.sent + 1,
 		class:           r.Class,
 		route:           idempotentRoute,
+		needsBody:       r.NeedsBody,
 		resendSafe:      r.Class == Idempotent || p.pools.traced,
 		resendOverHTTP1: r.Class == Idempotent && p.pools.traced,
 		budget:          p.budget,
@@ -109,10 +108,13 @@ func (p *Pipeline) newAttempt(ctx context.Context, r *Request, number int, ownCo
 	switch {
 	case r.Class == Idempotent:
 		a.gate = p.pools.gate
-	case ownConn:
+	case c.closedUnder:
 		a.route = ownConnRoute
 	default:
 		a.route = recordsRoute
+	}
+	if r.Body != nil && r.Class == CreatesRecord && p.pools.traced && !c.skipExpect && p.pools.expect.asks() {
+		a.holdBack()
 	}
 	if p.cfg.Logger != nil && p.cfg.Logger.Enabled(ctx, slog.LevelDebug) {
 		a.logger, a.start = p.cfg.Logger, time.Now()
@@ -120,22 +122,6 @@ func (p *Pipeline) newAttempt(ctx context.Context, r *Request, number int, ownCo
 	a.mayHandOff.Store(1)
 	a.trace.GotConn = a.gotConn
 	return a
-}
-
-// holdBack makes the attempt's request hold its body back until the server asks for
-// it (see holdsBody), and watches what the server says meanwhile. It runs before the
-// trace goes into the request's context, so that a caller's own hooks compose.
-func (a *attempt) holdBack() {
-	a.holdsBody = true
-	a.trace.Wait100Continue = func() { a.waited100.Store(true) }
-	a.trace.Got100Continue = func() { a.continued.Store(true) }
-	a.trace.GotFirstResponseByte = func() { a.bodyBeforeAnswer.Store(a.bodyRead.Load()) }
-	a.trace.Got1xxResponse = func(code int, _ textproto.MIMEHeader) error {
-		if code != http.StatusContinue {
-			a.informational.Store(true)
-		}
-		return nil
-	}
 }
 
 // gotConn runs when net/http hands the request to a connection, once per send,
@@ -186,7 +172,7 @@ func (a *attempt) Sends() int { return max(1, int(a.sends.Load())) }
 func (a *attempt) mayHaveArrived(traced bool) bool {
 	switch {
 	case a.err == nil:
-		return a.answer.StatusCode != http.StatusTooManyRequests && !a.refusedExpect()
+		return !a.refusedUnprocessed()
 	case a.answer != nil: // a 2xx whose body broke off
 		return true
 	case isDialError(a.err):
@@ -198,39 +184,6 @@ func (a *attempt) mayHaveArrived(traced bool) bool {
 	}
 	return true
 }
-
-// refusedExpect reports a 417 Expectation Failed the server gave before the held-back
-// body went out: it refused the request unprocessed, and RFC 9110 has the client send
-// it again without Expect. (Other answers before the body prove nothing: a server
-// may act on a request's path alone, as one behind Do may.)
-func (a *attempt) refusedExpect() bool {
-	return a.holdsBody && a.answer != nil && a.answer.StatusCode == http.StatusExpectationFailed &&
-		!a.continued.Load() && !a.informational.Load() && !a.bodyBeforeAnswer.Load()
-}
-
-// expectUnwelcome reports a server that does not answer Expect: 100-continue: it
-// refused it (417); it answered a request whose body went out unasked, after net/http
-// waited its ExpectContinueTimeout for nothing; or it said nothing while the attempt
-// timed out (timedOut) waiting for its "100 Continue".
-func (a *attempt) expectUnwelcome(timedOut bool) bool {
-	ignored := a.holdsBody && a.answer != nil && a.bodyBeforeAnswer.Load() && !a.continued.Load()
-	silent := timedOut && a.waited100.Load() && !a.bodyRead.Load()
-	return a.refusedExpect() || ignored || silent
-}
-
-// heldBody is a request body that records when net/http first reads it, which it does
-// only to write it.
-type heldBody struct {
-	r    *bytes.Reader
-	read *atomic.Bool
-}
-
-func (b heldBody) Read(p []byte) (int, error) {
-	b.read.Store(true)
-	return b.r.Read(p)
-}
-
-func (heldBody) Close() error { return nil }
 
 // logResend logs a send that failed and that is made again. Like every line
 // the pipeline logs, it names method, path and attempt, never a header, a body or a

@@ -201,31 +201,3 @@ func TestAPurchaseWhoseBodyWentOutIsNotTriedAgain(t *testing.T) {
 	assert.True(t, e.MayHaveArrived)
 	assert.Equal(t, int32(1), requests.Load())
 }
-
-// A server that never says "100 Continue" gets the first purchase's body after the
-// transport's ExpectContinueTimeout; from then on purchases no longer ask it.
-func TestAServerThatIgnoresExpectIsAskedOnce(t *testing.T) {
-	var mu sync.Mutex
-	var expects []string
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		mu.Lock()
-		expects = append(expects, r.Header.Get("Expect"))
-		mu.Unlock()
-		conn, rw, _ := w.(http.Hijacker).Hijack() // answers as if Expect meant nothing
-		defer func() { _ = conn.Close() }()
-		_, _ = io.CopyN(io.Discard, rw, r.ContentLength)
-		_, _ = rw.WriteString("HTTP/1.1 201 Created\r\nContent-Length: 0\r\nConnection: close\r\n\r\n")
-		_ = rw.Flush()
-	}))
-	defer srv.Close()
-	transport := srv.Client().Transport.(*http.Transport).Clone()
-	transport.ExpectContinueTimeout = 50 * time.Millisecond
-	p := newPipeline(Config{BaseURL: srv.URL}, &http.Client{Transport: transport})
-
-	for range 2 {
-		res, err := p.Send(context.Background(), &Request{Method: http.MethodPost, Path: "/v1/purchase/tuition", Body: map[string]string{"quote_id": "q1"}, Class: CreatesRecord})
-		require.NoError(t, err)
-		assert.Equal(t, http.StatusCreated, res.StatusCode)
-	}
-	assert.Equal(t, []string{"100-continue", ""}, expects)
-}

@@ -4,6 +4,7 @@
 //   - pipeline.go: what a call needs (Config, Request) and gives back (Response, Error).
 //   - send.go: the attempt loop, top to bottom: attempt, account, classify, decide, wait.
 //   - attempt.go: one attempt and what it proves about reaching the server.
+//   - expect.go: a record-creating request holds its body back (Expect: 100-continue).
 //   - request.go: building the HTTP request of an attempt.
 //   - response.go: reading an answer's body, capped.
 //   - retry.go: the retry table and the waits between attempts.
@@ -72,6 +73,10 @@ type Request struct {
 	AuthHeader string // "": none
 	AuthValue  string
 	Class      Class
+	// NeedsBody: the server cannot act on the request without its body (the typed
+	// record-creating calls). An answer that came before the body went out then
+	// proves the request unprocessed, and the retry table treats it as not sent.
+	NeedsBody bool
 }
 
 // Response is an answer whose body was read in full (2xx) or up to MaxErrorBody.
@@ -80,6 +85,9 @@ type Response struct {
 	Header     http.Header
 	Body       []byte
 	Attempts   int // requests sent, net/http's own resends included
+	// MayHaveArrived is false when no request of the call provably reached the
+	// server: each was refused unprocessed or never sent (see Error).
+	MayHaveArrived bool
 	// BudgetRefused is true when the retry table allowed a retry of this (non-2xx)
 	// answer but the retry budget refused it.
 	BudgetRefused bool
@@ -90,8 +98,8 @@ type Response struct {
 type Error struct {
 	Attempts int
 	// MayHaveArrived is false only when no request provably reached the server: none
-	// was written to a connection, a 429 (or a 417 to its Expect) refused it, its held-
-	// back body never went out, or none was made.
+	// was written to a connection, an answer refused it unprocessed (see
+	// attempt.refusedUnprocessed), its held-back body never went out, or none was made.
 	MayHaveArrived bool
 	StatusCode     int // status of a 2xx whose body failed; 0 when no answer came
 	Header         http.Header

@@ -25,9 +25,6 @@ func encodeBody(v any) ([]byte, error) {
 // newRequest builds the HTTP request of attempt a: its headers, its body, and the
 // GetBody through which net/http must ask the attempt before sending it again.
 func (p *Pipeline) newRequest(ctx context.Context, r *Request, body []byte, a *attempt) (*http.Request, error) {
-	if body != nil && r.Class == CreatesRecord && p.pools.traced && !p.pools.expectIgnored.Load() {
-		a.holdBack()
-	}
 	ctx = httptrace.WithClientTrace(context.WithValue(ctx, attemptKey{}, a), &a.trace)
 	req, err := http.NewRequestWithContext(ctx, r.Method, p.cfg.BaseURL+r.Path, nil)
 	if err != nil {

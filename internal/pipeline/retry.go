@@ -28,7 +28,7 @@ func retryable(a *attempt, arrived bool) bool {
 	case http.StatusExpectationFailed: // sent again without Expect when its body never went out
 		return !arrived
 	case http.StatusBadGateway, http.StatusServiceUnavailable, http.StatusGatewayTimeout:
-		return a.class == Idempotent
+		return a.class == Idempotent || !arrived // refused before its body went out
 	}
 	return false
 }

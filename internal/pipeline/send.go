@@ -21,7 +21,7 @@ func (p *Pipeline) Send(ctx context.Context, r *Request) (Response, error) {
 	}
 	var c call
 	for retries := 0; ; retries++ {
-		a, err := p.try(ctx, r, body, c.sent+1, c.closedUnder)
+		a, err := p.try(ctx, r, body, &c)
 		if err != nil {
 			return Response{}, &Error{Attempts: c.sent, MayHaveArrived: c.mayHaveArrived, Err: err}
 		}
@@ -54,15 +54,16 @@ func (p *Pipeline) Send(ctx context.Context, r *Request) (Response, error) {
 }
 
 // try makes one attempt: it builds the request, lets BeforeAttempt write to its
-// header, sends it, and reads the answer.
-func (p *Pipeline) try(ctx context.Context, r *Request, body []byte, number int, ownConn bool) (*attempt, error) {
-	a := p.newAttempt(ctx, r, number, ownConn)
+// header, sends it, reads the answer, and notes in c whether the server answered
+// its Expect.
+func (p *Pipeline) try(ctx context.Context, r *Request, body []byte, c *call) (*attempt, error) {
+	a := p.newAttempt(ctx, r, c)
 	req, err := p.newRequest(ctx, r, body, a)
 	if err != nil {
 		return nil, err
 	}
 	if p.cfg.BeforeAttempt != nil {
-		p.cfg.BeforeAttempt(ctx, number, req.Header)
+		p.cfg.BeforeAttempt(ctx, a.number, req.Header)
 	}
 	resp, err := p.send(a, req)
 	if err != nil {
@@ -70,9 +71,7 @@ func (p *Pipeline) try(ctx context.Context, r *Request, body []byte, number int,
 	} else {
 		a.answer, a.err = readAnswer(resp)
 	}
-	if a.expectUnwelcome(p.attemptTimedOut(ctx, a.err)) {
-		p.pools.expectIgnored.Store(true) // see Pools: from now on, no Expect
-	}
+	c.skipExpect = p.pools.expect.observe(a, p.attemptTimedOut(ctx, a.err))
 	a.logEnd(ctx)
 	return a, nil
 }
@@ -122,6 +121,9 @@ type call struct {
 	// went out. A reused connection that a server closes is often one of many it
 	// closes at once (a reload), so the next attempt takes a connection of its own.
 	closedUnder bool
+	// skipExpect: the server did not answer the last attempt's Expect (a 417, or no
+	// "100 Continue": see expectUnwelcome); the next attempt goes without it.
+	skipExpect bool
 }
 
 // account adds an attempt to the call.
@@ -138,7 +140,7 @@ func (c *call) account(a *attempt, arrived bool) {
 // success is the call's answer after a successful attempt.
 func (c *call) success(a *attempt) Response {
 	res := *a.answer
-	res.Attempts = c.sent
+	res.Attempts, res.MayHaveArrived = c.sent, true
 	return res
 }
 
@@ -147,7 +149,7 @@ func (c *call) success(a *attempt) Response {
 func (c *call) end(ctx context.Context, a *attempt, err error) (Response, error) {
 	if err == nil {
 		res := *a.answer
-		res.Attempts, res.BudgetRefused = c.sent, c.budgetRefused
+		res.Attempts, res.BudgetRefused, res.MayHaveArrived = c.sent, c.budgetRefused, c.mayHaveArrived
 		return res, nil
 	}
 	e := &Error{Attempts: c.sent, MayHaveArrived: c.mayHaveArrived, BudgetRefused: c.budgetRefused, Err: err}
@@ -156,7 +158,7 @@ func (c *call) end(ctx context.Context, a *attempt, err error) (Response, error)
 		e.StatusCode, e.Header, e.Body = a.answer.StatusCode, a.answer.Header, a.answer.Body
 	case ctx.Err() != nil && c.lastAnswer != nil:
 		last := *c.lastAnswer
-		last.Attempts = c.sent
+		last.Attempts, last.MayHaveArrived = c.sent, c.mayHaveArrived
 		e.Last = &last
 	}
 	return Response{}, e

@@ -6,7 +6,6 @@ import (
 	"net"
 	"net/http"
 	"slices"
-	"sync/atomic"
 	"time"
 )
 
@@ -53,8 +52,8 @@ func NewTransport() *http.Transport {
 // every idle connection at once) is harmless: the request holds its body back until
 // the server asks for it (Expect: 100-continue), so a connection closed before that
 // provably carried no purchase. The copy waits ExpectContinueTimeout (at most 1 s)
-// for that ask before it sends the body anyway; a server that never asks costs one
-// such wait, and the pools stop asking it (expectIgnored).
+// for that ask before it sends the body anyway; a server that never asks costs such
+// waits until the pools stop asking it for a while (see expectSwitch).
 //
 // Two more routes lead to the HTTP/1.1 pools: an idempotent request that net/http
 // would send again is sent again on the records pool (see attempt.rewind), and a
@@ -72,13 +71,11 @@ type Pools struct {
 	// that obtained none provably sent nothing, and records resends nothing that was
 	// written.
 	traced bool
-	// expectIgnored is set once a server did not answer a record-creating request's
-	// Expect: 100-continue (it answered 417, or sent no 100 Continue before net/http
-	// stopped waiting or the attempt timed out): later ones no longer ask (newRequest).
-	expectIgnored *atomic.Bool
-	gate          *connGate // of the idempotent pool; nil: none
-	jar           http.CookieJar
-	timeout       time.Duration // the *http.Client's, per attempt
+	// expect says whether record-creating requests ask Expect: 100-continue.
+	expect  *expectSwitch
+	gate    *connGate // of the idempotent pool; nil: none
+	jar     http.CookieJar
+	timeout time.Duration // the *http.Client's, per attempt
 }
 
 // route is the pool a request goes out on.
@@ -103,7 +100,7 @@ func NewPools(hc *http.Client, recordIdle time.Duration, https bool) *Pools {
 	if rt == nil {
 		rt = http.DefaultTransport
 	}
-	p := &Pools{idempotent: rt, records: rt, ownConn: rt, expectIgnored: new(atomic.Bool), jar: hc.Jar, timeout: hc.Timeout}
+	p := &Pools{idempotent: rt, records: rt, ownConn: rt, expect: new(expectSwitch), jar: hc.Jar, timeout: hc.Timeout}
 	if t, ok := rt.(*http.Transport); ok {
 		p.records, p.ownConn = http1Only(t, recordIdle), http1Only(t, -1)
 		p.traced = true

@@ -1,0 +1,140 @@
+package pipeline
+
+import (
+	"bytes"
+	"net/http"
+	"net/textproto"
+	"sync"
+	"sync/atomic"
+	"time"
+)
+
+// A record-creating request asks "Expect: 100-continue" and holds its body back
+// until the server asks for it: a connection that closes before that (a proxy
+// reloading) carried the request's headers at most, so the request was provably not
+// processed and may be made again. This file holds what the attempt watches for
+// that, what the server's answers prove, and when the pools stop asking.
+
+// holdBack makes the attempt's request hold its body back until the server asks for
+// it (see holdsBody), and watches what the server says meanwhile. It runs before the
+// trace goes into the request's context, so that a caller's own hooks compose.
+func (a *attempt) holdBack() {
+	a.holdsBody = true
+	a.trace.Wait100Continue = func() { a.waited100.Store(true) }
+	a.trace.Got100Continue = func() { a.continued.Store(true) }
+	a.trace.GotFirstResponseByte = func() { a.bodyBeforeAnswer.Store(a.bodyRead.Load()) }
+	a.trace.Got1xxResponse = func(code int, _ textproto.MIMEHeader) error {
+		if code != http.StatusContinue {
+			a.informational.Store(true)
+		}
+		return nil
+	}
+}
+
+// answeredBeforeBody reports a final answer that the server gave before the held-back
+// body went out and without asking for it: the server decided on the headers alone.
+func (a *attempt) answeredBeforeBody() bool {
+	return a.holdsBody && a.answer != nil && !a.continued.Load() && !a.informational.Load() && !a.bodyBeforeAnswer.Load()
+}
+
+// refusedExpect reports a 417 Expectation Failed given before the body went out.
+func (a *attempt) refusedExpect() bool {
+	return a.answeredBeforeBody() && a.answer.StatusCode == http.StatusExpectationFailed
+}
+
+// refusedUnprocessed reports a non-2xx answer that proves the request was not
+// processed: a 429; a 417 to its Expect before the body went out (RFC 9110 then has
+// the client send it again without Expect); and, for a request the server cannot act
+// on without its body (Request.NeedsBody), any answer before the body went out, such
+// as a proxy's 503 while its upstream is down. Other early answers prove nothing: a
+// server may act on a request's path alone, as one behind Do may.
+func (a *attempt) refusedUnprocessed() bool {
+	switch status := a.answer.StatusCode; {
+	case isSuccess(status):
+		return false
+	case status == http.StatusTooManyRequests:
+		return true
+	case status == http.StatusExpectationFailed || a.needsBody:
+		return a.answeredBeforeBody()
+	}
+	return false
+}
+
+// expectUnwelcome reports a server that does not answer Expect: 100-continue: it
+// refused it (417); it answered a request whose body went out unasked, after net/http
+// waited its ExpectContinueTimeout for nothing; or it said nothing while the attempt
+// timed out (timedOut) waiting for its "100 Continue". A gateway's 502, 503 or 504
+// after the body went out unasked is not counted: a proxy whose upstream is down
+// waits for the body, then answers that, and says nothing about Expect.
+func (a *attempt) expectUnwelcome(timedOut bool) bool {
+	ignored := a.holdsBody && a.answer != nil && a.bodyBeforeAnswer.Load() && !a.continued.Load() && !isGatewayFailure(a.answer.StatusCode)
+	silent := timedOut && a.waited100.Load() && !a.bodyRead.Load()
+	return a.refusedExpect() || ignored || silent
+}
+
+func isGatewayFailure(status int) bool {
+	return status == http.StatusBadGateway || status == http.StatusServiceUnavailable || status == http.StatusGatewayTimeout
+}
+
+// heldBody is a request body that records when net/http first reads it, which it does
+// only to write it.
+type heldBody struct {
+	r    *bytes.Reader
+	read *atomic.Bool
+}
+
+func (b heldBody) Read(p []byte) (int, error) {
+	b.read.Store(true)
+	return b.r.Read(p)
+}
+
+func (heldBody) Close() error { return nil }
+
+// What turns Expect off, and for how long.
+const (
+	// expectStrikes is how many answers in a row that ignore or refuse Expect turn it
+	// off: one could be a passing fault.
+	expectStrikes = 3
+	// expectPause is how long it stays off; then the pools ask again, so a server or
+	// proxy that learned to answer Expect (or one that was misread) gets it back.
+	expectPause = 5 * time.Minute
+)
+
+// expectSwitch decides whether record-creating requests ask "Expect: 100-continue".
+// A server that does not answer it costs each of them a wait of up to
+// ExpectContinueTimeout (at most 1 s) for a "100 Continue" that never comes, so after
+// expectStrikes answers in a row that show it (see expectUnwelcome) the pools stop
+// asking, for expectPause. A "100 Continue" clears the count. It is shared by the
+// pools of a client and of the clients derived from it.
+type expectSwitch struct {
+	mu       sync.Mutex
+	strikes  int
+	offUntil time.Time
+}
+
+// asks reports whether a record-creating request asks Expect now.
+func (s *expectSwitch) asks() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return !time.Now().Before(s.offUntil)
+}
+
+// observe counts what attempt a showed of the server's Expect, timedOut if its
+// attempt timeout ended it, and reports whether the server failed to answer it.
+func (s *expectSwitch) observe(a *attempt, timedOut bool) (unwelcome bool) {
+	if !a.holdsBody {
+		return false
+	}
+	unwelcome = a.expectUnwelcome(timedOut)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	switch {
+	case a.continued.Load():
+		s.strikes = 0
+	case unwelcome:
+		if s.strikes++; s.strikes >= expectStrikes {
+			s.strikes, s.offUntil = 0, time.Now().Add(expectPause)
+		}
+	}
+	return unwelcome
+}

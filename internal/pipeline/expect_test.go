@@ -1,0 +1,176 @@
+package pipeline
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"testing/synctest"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// A purchase asks "Expect: 100-continue" and holds its body back until the server asks
+// for it. These tests are the servers and proxies that do not play along.
+
+func purchase(quoteID string, needsBody bool) *Request {
+	return &Request{Method: http.MethodPost, Path: "/v1/purchase/tuition", Body: map[string]string{"quote_id": quoteID}, Class: CreatesRecord, NeedsBody: needsBody}
+}
+
+// expectsSeen records the Expect header of every request a server gets.
+type expectsSeen struct {
+	mu   sync.Mutex
+	seen []string
+}
+
+func (e *expectsSeen) record(r *http.Request) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	e.seen = append(e.seen, r.Header.Get("Expect"))
+}
+
+func (e *expectsSeen) all() []string {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return append([]string(nil), e.seen...)
+}
+
+// ignoringExpect serves HTTP/1.1 as a server that knows nothing of Expect: it reads a
+// request's body only once the client sends it unasked, then lets answer write the
+// response. The client's transport waits 50 ms for "100 Continue".
+func ignoringExpect(t *testing.T, expects *expectsSeen, answer func(n int, w *rawWriter)) *Pipeline {
+	var requests atomic.Int32
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		expects.record(r)
+		conn, rw, _ := w.(http.Hijacker).Hijack() // net/http's server would say 100 Continue
+		defer func() { _ = conn.Close() }()
+		_, _ = io.CopyN(io.Discard, rw, r.ContentLength)
+		answer(int(requests.Add(1)), &rawWriter{rw.Writer})
+		_ = rw.Flush()
+	}))
+	t.Cleanup(srv.Close)
+	transport := srv.Client().Transport.(*http.Transport).Clone()
+	transport.ExpectContinueTimeout = 50 * time.Millisecond
+	return newPipeline(Config{BaseURL: srv.URL}, &http.Client{Transport: transport})
+}
+
+// rawWriter writes raw HTTP/1.1 answers.
+type rawWriter struct{ w io.Writer }
+
+func (b *rawWriter) answer(status string) {
+	_, _ = fmt.Fprintf(b.w, "HTTP/1.1 %s\r\nContent-Length: 0\r\nConnection: close\r\n\r\n", status)
+}
+
+// A server that never says "100 Continue" gets each purchase's body after the
+// transport's wait for it; after three such purchases the pools stop asking it.
+func TestAServerThatIgnoresExpectIsAskedThreeTimes(t *testing.T) {
+	var expects expectsSeen
+	p := ignoringExpect(t, &expects, func(_ int, w *rawWriter) { w.answer("201 Created") })
+
+	for i := range 5 {
+		res, err := p.Send(context.Background(), purchase(fmt.Sprint("q", i), true))
+		require.NoError(t, err)
+		assert.Equal(t, http.StatusCreated, res.StatusCode)
+	}
+	assert.Equal(t, []string{"100-continue", "100-continue", "100-continue", "", ""}, expects.all())
+}
+
+// A proxy whose upstream is down says neither "100 Continue" nor anything else until
+// it has the body, then answers 502 (Caddy does): however long the outage, that says
+// nothing about Expect, and the purchases after it still ask.
+func TestAGatewayOutageKeepsExpect(t *testing.T) {
+	var expects expectsSeen
+	p := ignoringExpect(t, &expects, func(n int, w *rawWriter) {
+		status := "502 Bad Gateway"
+		if n > 5 {
+			status = "201 Created" // the upstream is back
+		}
+		w.answer(status)
+	})
+
+	for i := range 6 {
+		_, _ = p.Send(context.Background(), purchase(fmt.Sprint("q", i), true))
+	}
+	assert.Equal(t, []string{"100-continue", "100-continue", "100-continue", "100-continue", "100-continue", "100-continue"}, expects.all())
+}
+
+// Turned off, Expect stays off for expectPause, then the pools ask again; a
+// "100 Continue" clears the count of answers that ignored it.
+func TestExpectIsAskedAgainAfterAPause(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		var s expectSwitch
+		ignored := &attempt{holdsBody: true, answer: &Response{StatusCode: http.StatusCreated}}
+		ignored.bodyBeforeAnswer.Store(true)
+		honoured := &attempt{holdsBody: true, answer: &Response{StatusCode: http.StatusCreated}}
+		honoured.continued.Store(true)
+
+		s.observe(ignored, false)
+		s.observe(ignored, false)
+		s.observe(honoured, false)
+		s.observe(ignored, false)
+		s.observe(ignored, false)
+		assert.True(t, s.asks(), "a 100 Continue in between clears the count")
+
+		s.observe(ignored, false)
+		assert.False(t, s.asks(), "three in a row turn Expect off")
+		time.Sleep(expectPause - time.Second)
+		assert.False(t, s.asks())
+		time.Sleep(time.Second)
+		assert.True(t, s.asks(), "and only for expectPause")
+	})
+}
+
+// A proxy whose upstream is down may answer at once, before the body went out and
+// without asking for it (Apache answers 503). A typed purchase (NeedsBody) cannot have
+// been processed without its body: it is tried again, and when every answer came
+// before the body, the call ends known not to have arrived. Do's requests (no
+// NeedsBody) keep the stricter rule: the server may act on the path alone.
+func TestAnAnswerBeforeTheBodyProvesATypedPurchaseUnprocessed(t *testing.T) {
+	for _, tc := range []struct {
+		name      string
+		needsBody bool
+		failures  int32
+		want      string // what the call ends with
+		requests  int32
+	}{
+		{"typed, one 503", true, 1, "201, 2 requests", 2},
+		{"typed, every answer 503", true, 99, "503 unprocessed, 3 requests", 3},
+		{"Do, one 503", false, 1, "503 may have arrived, 1 requests", 1},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var requests, bodies atomic.Int32
+			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				if requests.Add(1) <= tc.failures {
+					w.Header().Set("Connection", "close")
+					w.WriteHeader(http.StatusServiceUnavailable) // before reading the body: no 100 Continue
+					return
+				}
+				_, _ = io.Copy(io.Discard, r.Body)
+				bodies.Add(1)
+				w.WriteHeader(http.StatusCreated)
+			}))
+			defer srv.Close()
+			p := newPipeline(Config{BaseURL: srv.URL, MaxRetries: 2, RetryWaitMin: time.Millisecond, RetryWaitMax: time.Millisecond}, srv.Client())
+
+			res, err := p.Send(context.Background(), purchase("q1", tc.needsBody))
+			require.NoError(t, err)
+
+			got := fmt.Sprintf("%d, %d requests", res.StatusCode, requests.Load())
+			if res.StatusCode != http.StatusCreated {
+				arrived := "unprocessed"
+				if res.MayHaveArrived {
+					arrived = "may have arrived"
+				}
+				got = fmt.Sprintf("%d %s, %d requests", res.StatusCode, arrived, requests.Load())
+			}
+			assert.Equal(t, tc.want, got)
+			assert.LessOrEqual(t, bodies.Load(), int32(1))
+		})
+	}
+}
