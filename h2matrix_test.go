@@ -50,6 +50,7 @@ func TestHTTP2FaultMatrix(t *testing.T) {
 		{"dropped", always(verdict{kind: dropAfter})},
 		{"refused once", once(verdict{kind: refuse})},
 		{"refused always", always(verdict{kind: refuse})},
+		{"GOAWAY, unanswered", always(verdict{kind: goAwayUnanswered})},
 	}
 	eps := endpoints()
 	cells := make([][]string, len(eps))

@@ -41,6 +41,11 @@ const (
 	resetAfter                    // process, then RST_STREAM with code (HTTP/1.1: drop the connection)
 	refuse                        // RST_STREAM REFUSED_STREAM, not processed (HTTP/1.1: answered as usual)
 	dropAfter                     // process, then drop the connection (RST) without answering
+	// goAwayUnanswered: process, send a graceful GOAWAY whose last stream id covers the
+	// stream, and close the connection soon after without answering it, as Caddy 2.6
+	// (built with Go 1.19: golang/go#55846) does to the streams in flight when a
+	// response closes the connection (HTTP/1.1: answered as usual).
+	goAwayUnanswered
 )
 
 type verdict struct {
@@ -180,8 +185,8 @@ func (s *rawServer) handle(proto, method, path string, body []byte) (verdict, in
 	a := s.arrive(proto, method, path, body)
 	key := a.key
 	v := s.decide(a)
-	if v.kind == refuse && proto != "HTTP/2.0" {
-		v.kind = answer // HTTP/1.1 has no way to refuse a request unprocessed
+	if (v.kind == refuse || v.kind == goAwayUnanswered) && proto != "HTTP/2.0" {
+		v.kind = answer // HTTP/1.1 has no way to refuse a request unprocessed, nor GOAWAY
 	}
 	if v.kind == refuse {
 		return v, 0, nil
@@ -294,6 +299,9 @@ func (s *rawServer) serveH2(c *tls.Conn) {
 			return fr.WriteRSTStream(id, http2.ErrCodeRefusedStream)
 		case resetAfter:
 			return fr.WriteRSTStream(id, v.code)
+		case goAwayUnanswered:
+			goAway(id)
+			return nil
 		case dropAfter:
 			if tcp, ok := c.NetConn().(*net.TCPConn); ok {
 				_ = tcp.SetLinger(0)

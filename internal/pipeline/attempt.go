@@ -106,6 +106,8 @@ func (p *Pipeline) newAttempt(ctx context.Context, r *Request, c *call) *attempt
 		path:            r.Path,
 	}
 	switch {
+	case r.Class == Idempotent && c.unanswered:
+		a.route = recordsRoute
 	case r.Class == Idempotent:
 		a.gate = p.pools.gate
 	case c.closedUnder:

@@ -121,6 +121,11 @@ type call struct {
 	// went out. A reused connection that a server closes is often one of many it
 	// closes at once (a reload), so the next attempt takes a connection of its own.
 	closedUnder bool
+	// unanswered: the last attempt got no answer. An idempotent request goes out
+	// again over HTTP/1.1: an HTTP/2 connection that fails streams (a proxy that
+	// reloads, or that closes a connection after each request without answering the
+	// streams it accepted, as Caddy 2.6 does) likely fails the next one too.
+	unanswered bool
 	// skipExpect: the server did not answer the last attempt's Expect (a 417, or no
 	// "100 Continue": see expectUnwelcome); the next attempt goes without it.
 	skipExpect bool
@@ -132,6 +137,7 @@ func (c *call) account(a *attempt, arrived bool) {
 	c.mayHaveArrived = c.mayHaveArrived || arrived
 	c.budgetRefused = c.budgetRefused || a.budgetRefused.Load()
 	c.closedUnder = a.holdsBody && a.answer == nil && a.sends.Load() > 0 && !a.bodyRead.Load()
+	c.unanswered = a.answer == nil
 	if a.answer != nil && !isSuccess(a.answer.StatusCode) {
 		c.lastAnswer = a.answer
 	}
