@@ -56,7 +56,7 @@ func scenarios() []scenario {
 		{name: "reload", goroutines: 64, each: 20, reloads: 1},
 		{name: "three reloads", goroutines: 64, each: 40, reloads: 3},
 		{name: "keep-alive 2s", setup: proxySetup{keepAlive: 2 * time.Second}, goroutines: 16, each: soak, gap: 2 * time.Second},
-		{name: "one request per connection", setup: proxySetup{oneRequest: true}, goroutines: 64, each: 3},
+		{name: "one request per connection", setup: proxySetup{oneRequest: true}, goroutines: 64, each: 30},
 		{name: "one stream per connection", setup: proxySetup{oneStream: true}, goroutines: 64, each: 5},
 		{name: "upstream 5xx", upstream: upstream5xx, goroutines: 16, each: 3},
 		{name: "upstream dead", upstream: upstreamDead, goroutines: 16, each: 2},

@@ -165,6 +165,9 @@ func judge(records []*callRecord, count func(string) int) kindTally {
 			note("over the bound")
 		}
 		if !r.purchase {
+			if r.err != nil {
+				note("quote failed")
+			}
 			continue
 		}
 		if n > 1 {
