@@ -68,9 +68,17 @@ backend be
 	return p
 }
 
-// masterCLI sends one command to HAProxy's master socket.
+// masterCLI sends one command to HAProxy's master socket. The master re-executes
+// itself on a reload, and its socket refuses connections meanwhile: the dial is tried
+// again for up to 2 s.
 func masterCLI(sock, command string) error {
-	c, err := net.DialTimeout("unix", sock, time.Second)
+	var c net.Conn
+	var err error
+	for deadline := time.Now().Add(2 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+		if c, err = net.DialTimeout("unix", sock, time.Second); err == nil || time.Now().After(deadline) {
+			break
+		}
+	}
 	if err != nil {
 		return err
 	}

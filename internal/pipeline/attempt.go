@@ -107,7 +107,7 @@ func (p *Pipeline) newAttempt(ctx context.Context, r *Request, c *call) *attempt
 	}
 	switch {
 	case r.Class == Idempotent && c.unanswered:
-		a.route = recordsRoute
+		a.route = ownConnRoute
 	case r.Class == Idempotent:
 		a.gate = p.pools.gate
 	case c.closedUnder:

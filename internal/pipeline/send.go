@@ -122,9 +122,10 @@ type call struct {
 	// closes at once (a reload), so the next attempt takes a connection of its own.
 	closedUnder bool
 	// unanswered: the last attempt got no answer. An idempotent request goes out
-	// again over HTTP/1.1: an HTTP/2 connection that fails streams (a proxy that
-	// reloads, or that closes a connection after each request without answering the
-	// streams it accepted, as Caddy 2.6 does) likely fails the next one too.
+	// again over HTTP/1.1, on a connection of its own: a connection that fails
+	// requests (a proxy that reloads and closes its idle connections, or one that
+	// closes a connection after each request without answering the HTTP/2 streams it
+	// accepted, as Caddy 2.6 does) likely has siblings that fail the next one too.
 	unanswered bool
 	// skipExpect: the server did not answer the last attempt's Expect (a 417, or no
 	// "100 Continue": see expectUnwelcome); the next attempt goes without it.

@@ -55,10 +55,10 @@ func NewTransport() *http.Transport {
 // for that ask before it sends the body anyway; a server that never asks costs such
 // waits until the pools stop asking it for a while (see expectSwitch).
 //
-// Two more routes lead to the HTTP/1.1 pools: an idempotent request that net/http
-// would send again is sent again on the records pool (see attempt.rewind), and a
-// record-creating request whose last connection closed under it goes out on a
-// connection of its own (see call.closedUnder).
+// More routes lead to the HTTP/1.1 pools: an idempotent request that net/http would
+// send again is sent again on the records pool (see attempt.rewind); a record-creating
+// request whose last connection closed under it, and an idempotent one whose last
+// attempt got no answer, go out on a connection of their own (see call).
 //
 // A transport other than an *http.Transport cannot be copied and does not report
 // its connections: every route rides it as it is, a record-creating request is never
