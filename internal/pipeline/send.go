@@ -121,7 +121,8 @@ type call struct {
 	// went out. A reused connection that a server closes is often one of many it
 	// closes at once (a reload), so the next attempt takes a connection of its own.
 	closedUnder bool
-	// unanswered: the last attempt got no answer. An idempotent request goes out
+	// unanswered: the last attempt got no answer, or one whose body broke off. An
+	// idempotent request goes out
 	// again over HTTP/1.1, on a connection of its own: a connection that fails
 	// requests (a proxy that reloads and closes its idle connections, or one that
 	// closes a connection after each request without answering the HTTP/2 streams it
@@ -138,7 +139,7 @@ func (c *call) account(a *attempt, arrived bool) {
 	c.mayHaveArrived = c.mayHaveArrived || arrived
 	c.budgetRefused = c.budgetRefused || a.budgetRefused.Load()
 	c.closedUnder = a.holdsBody && a.answer == nil && a.sends.Load() > 0 && !a.bodyRead.Load()
-	c.unanswered = a.answer == nil
+	c.unanswered = a.err != nil
 	if a.answer != nil && !isSuccess(a.answer.StatusCode) {
 		c.lastAnswer = a.answer
 	}
