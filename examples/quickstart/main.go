@@ -167,10 +167,10 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 	}
 	_, err = env.Backend.PurchaseTuition(ctx, purchase)
 	switch {
+	case errors.Is(err, insurance.ErrOutcomeUnknown): // first: a 503 or a deadline matches it too
+		return fmt.Errorf("the tuition purchase may or may not have gone through; check before trying again: %w", err)
 	case errors.Is(err, insurance.ErrPaymentFailed):
 		say("   Card ending %s declined (402): asking the customer for another card", last4(purchase.PaymentMethod.Card.Number))
-	case errors.Is(err, insurance.ErrOutcomeUnknown):
-		return fmt.Errorf("the tuition purchase may or may not have gone through; check before trying again: %w", err)
 	case err != nil:
 		return fmt.Errorf("buying tuition cover: %w", err)
 	default:
