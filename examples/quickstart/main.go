@@ -65,13 +65,13 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 
 	// 2. A travel quote, created then updated.
 	trip := &insurance.TravelQuoteRequest{
-		Customer: insurance.Customer{EmailAddress: *email, State: "IL", Country: "US"},
+		Customer: insurance.Customer{EmailAddress: *email, State: "IL", Country: insurance.CountryUS},
 		PolicyAttributes: insurance.TravelPolicyAttributes{
 			TripCost:             1000,
 			TripStartDate:        insurance.NewDate(2027, time.March, 1),
 			TripEndDate:          insurance.NewDate(2027, time.March, 3),
-			Origin:               insurance.Origin{State: "IL", Country: "US"},
-			DestinationCountries: []string{"FR"},
+			Origin:               insurance.Origin{State: "IL", Country: insurance.CountryUS},
+			DestinationCountries: []insurance.Country{"FR"},
 			CoverageType:         insurance.CoverageBasic,
 		},
 	}
