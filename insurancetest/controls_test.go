@@ -96,6 +96,9 @@ func TestHTTPControlsAreGuarded(t *testing.T) {
 		if basic {
 			req.SetBasicAuth(srv.ClientID, srv.ClientSecret)
 		}
+		if body != "" {
+			req.Header.Set("Content-Type", "application/json")
+		}
 		for i := 0; i+1 < len(header); i += 2 {
 			req.Header.Set(header[i], header[i+1])
 		}

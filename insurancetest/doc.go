@@ -230,9 +230,16 @@
 //   - 402: payment_failed
 //   - 403: secret_scope, cors_refused
 //   - 404: not_found; 405: method_not_allowed
+//   - 415: unsupported_media_type (a body not sent as application/json)
 //   - 422: quote_unavailable
 //   - 500: internal (a sandbox bug: please report it)
 //   - any status of a Fault given no Body: injected_fault
+//
+// A request body is JSON sent with Content-Type: application/json, as the documents
+// take it; parameters such as charset=utf-8 are ignored. Any other type, or none, is
+// 415 unsupported_media_type, whose message names application/json (curl -d sends
+// application/x-www-form-urlencoded: add -H 'Content-Type: application/json'). A
+// request without a body (a GET, POST /sandbox/reset) needs none.
 //
 // Request bodies are read as api/openapi.yaml describes them. A field it does not
 // name ("curency" for "currency", matched exactly) is 400 unknown_parameter naming
