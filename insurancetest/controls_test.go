@@ -114,7 +114,8 @@ func TestHTTPControlsAreGuarded(t *testing.T) {
 
 	resp, body := do("POST", "/sandbox/faults", `{"route":"GET /v1/products","satus":503}`, true)
 	assert.Equal(t, 400, resp.StatusCode, "a misspelt field is refused")
-	assert.Contains(t, body, `unknown field \"satus\"`)
+	assert.Contains(t, body, `"error_code":"unknown_parameter"`)
+	assert.Contains(t, body, "unknown parameter satus")
 
 	resp, body = do("POST", "/sandbox/faults", `{"route":"GET /v1/nope","status":503}`, true)
 	assert.Equal(t, 400, resp.StatusCode)

@@ -125,7 +125,8 @@
 //	GET  /sandbox/openapi.yaml    api/openapi.yaml, the description of the interface (no auth)
 //	GET  /sandbox/sandbox.yaml    api/sandbox.yaml, the description of these controls (no auth)
 //
-// A misspelt control field is a 400, not a silent no-op.
+// A misspelt control field ("advnce", or "Advance": names match exactly) is a 400
+// unknown_parameter naming it, as on the interface, not a silent no-op.
 //
 // # Auth
 //
