@@ -147,9 +147,14 @@
 // # Quotes
 //
 // Required parameters (400 "missing required parameter: <name>" otherwise): travel:
-// customer.email_address, policy_attributes.trip_start_date, trip_end_date and
-// trip_cost; gap-medical: customer.email_address and
-// policy_attributes.coverage_start_date. Dates are YYYY-MM-DD (anything else is 400
+// policy_attributes.trip_start_date, trip_end_date and trip_cost; gap-medical:
+// customer.email_address and policy_attributes.coverage_start_date. The interface
+// shows no required flag, and its travel quote answers 400 "most likely a missing
+// parameter" without naming one: the sandbox requires what it prices the trip from,
+// and not the customer's email address, which a travel quote does not use (it has no
+// purchase or customer secret) and api/openapi.yaml does not require; the quote's
+// customer_email_address is then "". The gap-medical quote needs the email: its
+// customer secret and purchase are bound to it. Dates are YYYY-MM-DD (anything else is 400
 // naming the field). A trip that ends before it starts is 400. Without quote_id a
 // quote is created (201); with a known quote_id it is updated (200); with an unknown
 // one, or one of another product, 400; with one already bought, 422 (error_code

@@ -219,9 +219,18 @@ func jsonType(kind string) string {
 	return "object"
 }
 
+// checkEmail checks a required email address.
 func checkEmail(field, value string) error {
 	if value == "" {
 		return missing(field)
+	}
+	return checkOptionalEmail(field, value)
+}
+
+// checkOptionalEmail checks an email address that may be absent.
+func checkOptionalEmail(field, value string) error {
+	if value == "" {
+		return nil
 	}
 	if a, err := mail.ParseAddress(value); err != nil || a.Address != value {
 		return badRequest("invalid_parameter", "%s is not an email address", field)
