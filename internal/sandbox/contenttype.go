@@ -13,7 +13,8 @@ const jsonMediaType = "application/json"
 
 // checkContentType refuses a request body that is not sent as JSON, as the documents
 // do (they take application/json only) and as a validating proxy in front of the
-// service does: 415, naming the type wanted. The choices:
+// service does (prism proxy --errors, with its own 422): 415 Unsupported Media Type,
+// the status HTTP has for it, naming the type wanted. The choices:
 //
 //   - The media type is matched case-insensitively and its parameters are ignored:
 //     "application/json; charset=utf-8" is JSON (RFC 8259 defines no parameter for
