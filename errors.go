@@ -28,7 +28,11 @@ var (
 	ErrMissingCredentials = errors.New("insurance: missing credentials")
 	// ErrOutcomeUnknown marks a purchase, onboarding or event call that failed after the
 	// request may have reached the server: the record may exist. Check before trying
-	// again; the SDK never resends such a call. The interface has no read of a policy:
+	// again; the SDK never resends such a call. Test it first: the same error also
+	// matches ErrServer (a 503 to a purchase, say) or the context's error (a deadline
+	// that passed after the request went out), and a switch that meets those first
+	// says "try again" about a policy that may exist (the package example
+	// OutcomeUnknownFirst shows the order). The interface has no read of a policy:
 	// docs/outcome-unknown.md says, per endpoint, what a partner can learn and how to
 	// reconcile,
 	// https://github.com/partnerinsure/insurance-go/blob/main/docs/outcome-unknown.md

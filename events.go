@@ -15,14 +15,14 @@ const EventTypeIndoor EventType = "INDOOR"
 
 // CreateEventRequest is the body of CreateEvent.
 type CreateEventRequest struct {
-	EventName       string `json:"event_name,omitempty"`
-	EventStartDate  Date   `json:"event_start_date,omitzero"`
-	EventEndDate    Date   `json:"event_end_date,omitzero"`
-	EventStreet     string `json:"event_street,omitempty"`
-	EventCity       string `json:"event_city,omitempty"`
-	EventState      string `json:"event_state,omitempty"`
-	EventPostalCode string `json:"event_postal_code,omitempty"`
-	EventCountry    string `json:"event_country,omitempty"`
+	EventName       string  `json:"event_name,omitempty"`
+	EventStartDate  Date    `json:"event_start_date,omitzero"`
+	EventEndDate    Date    `json:"event_end_date,omitzero"`
+	EventStreet     string  `json:"event_street,omitempty"`
+	EventCity       string  `json:"event_city,omitempty"`
+	EventState      string  `json:"event_state,omitempty"`
+	EventPostalCode string  `json:"event_postal_code,omitempty"`
+	EventCountry    Country `json:"event_country,omitempty"`
 }
 
 func (r *CreateEventRequest) validate() error {
@@ -43,7 +43,7 @@ type Event struct {
 	EventCity                 string              `json:"event_city"`
 	EventState                string              `json:"event_state"`
 	EventPostalCode           string              `json:"event_postal_code"`
-	EventCountry              string              `json:"event_country"`
+	EventCountry              Country             `json:"event_country"`
 	Metadata                  map[string]any      `json:"metadata"`
 	InsuranceRequired         bool                `json:"insurance_required"`
 	InsuranceRequirementsType string              `json:"insurance_requirements_type"`
@@ -54,12 +54,12 @@ type Event struct {
 
 // AdditionalInsured is a business insured beside the event's organiser.
 type AdditionalInsured struct {
-	BusinessName string `json:"business_name"`
-	Street       string `json:"street"`
-	City         string `json:"city"`
-	State        string `json:"state"`
-	PostalCode   string `json:"postal_code"`
-	Country      string `json:"country"`
+	BusinessName string  `json:"business_name"`
+	Street       string  `json:"street"`
+	City         string  `json:"city"`
+	State        string  `json:"state"`
+	PostalCode   string  `json:"postal_code"`
+	Country      Country `json:"country"`
 }
 
 // EventAttributes are the cover options of an event.

@@ -98,11 +98,11 @@ func ExampleClient_PurchaseTuition() {
 		}},
 	}
 	_, err := client.PurchaseTuition(ctx, req)
-	switch {
-	case errors.Is(err, insurance.ErrPaymentFailed):
-		fmt.Println("declined: ask for another card")
+	switch { // ErrOutcomeUnknown first: see Example (OutcomeUnknownFirst)
 	case errors.Is(err, insurance.ErrOutcomeUnknown):
 		fmt.Println("the policy may exist: check before buying again")
+	case errors.Is(err, insurance.ErrPaymentFailed):
+		fmt.Println("declined: ask for another card")
 	case err != nil:
 		fmt.Println(err)
 	}

@@ -136,7 +136,7 @@ func fullTravelQuote() *insurance.TravelQuoteRequest {
 			TripEndDate:          insurance.NewDate(2027, time.March, 15),
 			InitialDepositDate:   insurance.NewDate(2027, time.January, 10),
 			Origin:               insurance.Origin{State: "IL", Country: "US"},
-			DestinationCountries: []string{"FR", "IT"},
+			DestinationCountries: []insurance.Country{"FR", "IT"},
 			AdditionalTravelers:  []insurance.Traveler{{FirstName: "Charles", MiddleName: "B", LastName: "Babbage"}},
 			CoverageType:         insurance.CoverageBasic,
 		},

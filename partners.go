@@ -29,15 +29,6 @@ const (
 	PartnerTypeLimited  PartnerType = "LIMITED"
 )
 
-// Country is a two-letter country code.
-type Country string
-
-// Countries a partner can be onboarded in.
-const (
-	CountryUS Country = "US"
-	CountryCA Country = "CA"
-)
-
 // ACHAccountType is the type of a partner's ACH bank account.
 type ACHAccountType string
 

@@ -55,13 +55,13 @@ func (c Card) Format(f fmt.State, verb rune) {
 // BankAccount is a bank account to pay from. Printing it with fmt masks the account
 // number.
 type BankAccount struct {
-	Currency         string `json:"currency,omitempty"`
-	AccountOwnerName string `json:"account_owner_name,omitempty"`
-	RoutingNumber    string `json:"routing_number,omitempty"`
-	AccountNumber    string `json:"account_number,omitempty"`
-	AccountType      string `json:"account_type,omitempty"`
-	AccountOwnerType string `json:"account_owner_type,omitempty"`
-	Country          string `json:"country,omitempty"`
+	Currency         string  `json:"currency,omitempty"`
+	AccountOwnerName string  `json:"account_owner_name,omitempty"`
+	RoutingNumber    string  `json:"routing_number,omitempty"`
+	AccountNumber    string  `json:"account_number,omitempty"`
+	AccountType      string  `json:"account_type,omitempty"`
+	AccountOwnerType string  `json:"account_owner_type,omitempty"`
+	Country          Country `json:"country,omitempty"`
 }
 
 // Format prints the bank account with its account number masked.

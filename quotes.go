@@ -12,16 +12,16 @@ import (
 // Customer is the insured person of a quote or purchase. Every field is optional on
 // the wire; the service answers 400 when it needs one that is missing.
 type Customer struct {
-	EmailAddress string `json:"email_address,omitempty"`
-	FirstName    string `json:"first_name,omitempty"`
-	MiddleName   string `json:"middle_name,omitempty"`
-	LastName     string `json:"last_name,omitempty"`
-	PhoneNumber  string `json:"phone_number,omitempty"`
-	Street       string `json:"street,omitempty"`
-	City         string `json:"city,omitempty"`
-	State        string `json:"state,omitempty"`
-	PostalCode   string `json:"postal_code,omitempty"`
-	Country      string `json:"country,omitempty"`
+	EmailAddress string  `json:"email_address,omitempty"`
+	FirstName    string  `json:"first_name,omitempty"`
+	MiddleName   string  `json:"middle_name,omitempty"`
+	LastName     string  `json:"last_name,omitempty"`
+	PhoneNumber  string  `json:"phone_number,omitempty"`
+	Street       string  `json:"street,omitempty"`
+	City         string  `json:"city,omitempty"`
+	State        string  `json:"state,omitempty"`
+	PostalCode   string  `json:"postal_code,omitempty"`
+	Country      Country `json:"country,omitempty"`
 }
 
 // CoverageType is the coverage level of a travel quote. Values the SDK does not name
@@ -52,15 +52,15 @@ type TravelPolicyAttributes struct {
 	TripEndDate          Date         `json:"trip_end_date,omitzero"`
 	InitialDepositDate   Date         `json:"initial_deposit_date,omitzero"`
 	Origin               Origin       `json:"origin,omitzero"`
-	DestinationCountries []string     `json:"destination_countries,omitempty"`
+	DestinationCountries []Country    `json:"destination_countries,omitempty"`
 	AdditionalTravelers  []Traveler   `json:"additional_travelers,omitempty"`
 	CoverageType         CoverageType `json:"coverage_type,omitempty"`
 }
 
 // Origin is where a trip starts.
 type Origin struct {
-	State   string `json:"state,omitempty"`
-	Country string `json:"country,omitempty"`
+	State   string  `json:"state,omitempty"`
+	Country Country `json:"country,omitempty"`
 }
 
 // Traveler is a person travelling with the customer.

@@ -96,6 +96,9 @@ func TestHTTPControlsAreGuarded(t *testing.T) {
 		if basic {
 			req.SetBasicAuth(srv.ClientID, srv.ClientSecret)
 		}
+		if body != "" {
+			req.Header.Set("Content-Type", "application/json")
+		}
 		for i := 0; i+1 < len(header); i += 2 {
 			req.Header.Set(header[i], header[i+1])
 		}
@@ -111,7 +114,8 @@ func TestHTTPControlsAreGuarded(t *testing.T) {
 
 	resp, body := do("POST", "/sandbox/faults", `{"route":"GET /v1/products","satus":503}`, true)
 	assert.Equal(t, 400, resp.StatusCode, "a misspelt field is refused")
-	assert.Contains(t, body, `unknown field \"satus\"`)
+	assert.Contains(t, body, `"error_code":"unknown_parameter"`)
+	assert.Contains(t, body, "unknown parameter satus")
 
 	resp, body = do("POST", "/sandbox/faults", `{"route":"GET /v1/nope","status":503}`, true)
 	assert.Equal(t, 400, resp.StatusCode)

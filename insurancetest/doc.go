@@ -125,7 +125,8 @@
 //	GET  /sandbox/openapi.yaml    api/openapi.yaml, the description of the interface (no auth)
 //	GET  /sandbox/sandbox.yaml    api/sandbox.yaml, the description of these controls (no auth)
 //
-// A misspelt control field is a 400, not a silent no-op.
+// A misspelt control field ("advnce", or "Advance": names match exactly) is a 400
+// unknown_parameter naming it, as on the interface, not a silent no-op.
 //
 // # Auth
 //
@@ -146,9 +147,14 @@
 // # Quotes
 //
 // Required parameters (400 "missing required parameter: <name>" otherwise): travel:
-// customer.email_address, policy_attributes.trip_start_date, trip_end_date and
-// trip_cost; gap-medical: customer.email_address and
-// policy_attributes.coverage_start_date. Dates are YYYY-MM-DD (anything else is 400
+// policy_attributes.trip_start_date, trip_end_date and trip_cost; gap-medical:
+// customer.email_address and policy_attributes.coverage_start_date. The interface
+// shows no required flag, and its travel quote answers 400 "most likely a missing
+// parameter" without naming one: the sandbox requires what it prices the trip from,
+// and not the customer's email address, which a travel quote does not use (it has no
+// purchase or customer secret) and api/openapi.yaml does not require; the quote's
+// customer_email_address is then "". The gap-medical quote needs the email: its
+// customer secret and purchase are bound to it. Dates are YYYY-MM-DD (anything else is 400
 // naming the field). A trip that ends before it starts is 400. Without quote_id a
 // quote is created (201); with a known quote_id it is updated (200); with an unknown
 // one, or one of another product, 400; with one already bought, 422 (error_code
@@ -230,9 +236,16 @@
 //   - 402: payment_failed
 //   - 403: secret_scope, cors_refused
 //   - 404: not_found; 405: method_not_allowed
+//   - 415: unsupported_media_type (a body not sent as application/json)
 //   - 422: quote_unavailable
 //   - 500: internal (a sandbox bug: please report it)
 //   - any status of a Fault given no Body: injected_fault
+//
+// A request body is JSON sent with Content-Type: application/json, as the documents
+// take it; parameters such as charset=utf-8 are ignored. Any other type, or none, is
+// 415 unsupported_media_type, whose message names application/json (curl -d sends
+// application/x-www-form-urlencoded: add -H 'Content-Type: application/json'). A
+// request without a body (a GET, POST /sandbox/reset) needs none.
 //
 // Request bodies are read as api/openapi.yaml describes them. A field it does not
 // name ("curency" for "currency", matched exactly) is 400 unknown_parameter naming

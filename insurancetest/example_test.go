@@ -37,7 +37,7 @@ func Example() {
 	quoteID, err := coverTrip(context.Background(), client, "ada@example.com", 1800)
 	fmt.Println(quoteID != "", err)
 
-	_, err = coverTrip(context.Background(), client, "", 1800)
+	_, err = coverTrip(context.Background(), client, "ada@example.com", 0) // no trip cost
 	fmt.Println(errors.Is(err, insurance.ErrBadRequest))
 	// Output:
 	// true <nil>

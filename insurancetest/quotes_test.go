@@ -85,7 +85,7 @@ func TestQuoteValidation(t *testing.T) {
 		mutate func(*insurance.TravelQuoteRequest)
 		want   string
 	}{
-		{"no email", func(r *insurance.TravelQuoteRequest) { r.Customer.EmailAddress = "" }, "missing required parameter: customer.email_address"},
+		{"an email that is none", func(r *insurance.TravelQuoteRequest) { r.Customer.EmailAddress = "ada" }, "customer.email_address is not an email address"},
 		{"no start", func(r *insurance.TravelQuoteRequest) { r.PolicyAttributes.TripStartDate = insurance.Date{} }, "missing required parameter: policy_attributes.trip_start_date"},
 		{"no end", func(r *insurance.TravelQuoteRequest) { r.PolicyAttributes.TripEndDate = insurance.Date{} }, "missing required parameter: policy_attributes.trip_end_date"},
 		{"no cost", func(r *insurance.TravelQuoteRequest) { r.PolicyAttributes.TripCost = 0 }, "missing required parameter: policy_attributes.trip_cost"},
@@ -108,6 +108,25 @@ func TestQuoteValidation(t *testing.T) {
 		Customer: insurance.Customer{EmailAddress: "ada@example.com"},
 	})
 	assert.Equal(t, "missing required parameter: policy_attributes.coverage_start_date", apiError(t, err).Message)
+
+	_, err = srv.Client(insurance.WithClientID(srv.ClientID)).QuoteGapMedical(ctx, gapMedicalQuote(""))
+	assert.Equal(t, "missing required parameter: customer.email_address", apiError(t, err).Message,
+		"a gap-medical quote needs the email its customer secret and purchase are bound to")
+}
+
+// A travel quote needs the trip, not the customer's email address: the interface
+// requires neither, and nothing of a travel quote uses the email.
+func TestATravelQuoteNeedsNoCustomerEmail(t *testing.T) {
+	srv := newSandbox(t)
+	quote, err := srv.Client().QuoteTravel(ctx, travelQuote(""))
+	require.NoError(t, err)
+	assert.True(t, quote.Created)
+	var body struct {
+		Email *string `json:"customer_email_address"`
+	}
+	require.NoError(t, quote.Decode(&body))
+	require.NotNil(t, body.Email)
+	assert.Empty(t, *body.Email)
 }
 
 func TestTravelPremiumFormula(t *testing.T) {

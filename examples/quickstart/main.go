@@ -65,13 +65,13 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 
 	// 2. A travel quote, created then updated.
 	trip := &insurance.TravelQuoteRequest{
-		Customer: insurance.Customer{EmailAddress: *email, State: "IL", Country: "US"},
+		Customer: insurance.Customer{EmailAddress: *email, State: "IL", Country: insurance.CountryUS},
 		PolicyAttributes: insurance.TravelPolicyAttributes{
 			TripCost:             1000,
 			TripStartDate:        insurance.NewDate(2027, time.March, 1),
 			TripEndDate:          insurance.NewDate(2027, time.March, 3),
-			Origin:               insurance.Origin{State: "IL", Country: "US"},
-			DestinationCountries: []string{"FR"},
+			Origin:               insurance.Origin{State: "IL", Country: insurance.CountryUS},
+			DestinationCountries: []insurance.Country{"FR"},
 			CoverageType:         insurance.CoverageBasic,
 		},
 	}
@@ -167,10 +167,10 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 	}
 	_, err = env.Backend.PurchaseTuition(ctx, purchase)
 	switch {
+	case errors.Is(err, insurance.ErrOutcomeUnknown): // first: a 503 or a deadline matches it too
+		return fmt.Errorf("the tuition purchase may or may not have gone through; check before trying again: %w", err)
 	case errors.Is(err, insurance.ErrPaymentFailed):
 		say("   Card ending %s declined (402): asking the customer for another card", last4(purchase.PaymentMethod.Card.Number))
-	case errors.Is(err, insurance.ErrOutcomeUnknown):
-		return fmt.Errorf("the tuition purchase may or may not have gone through; check before trying again: %w", err)
 	case err != nil:
 		return fmt.Errorf("buying tuition cover: %w", err)
 	default:

@@ -58,15 +58,16 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 		}},
 	})
 	switch {
+	case errors.Is(err, insurance.ErrOutcomeUnknown):
+		// First: a 503 or a deadline matches it too. Never buy again blindly: the
+		// policy may exist.
+		return fmt.Errorf("the purchase may have gone through; check quote %s before trying again: %w", *quoteID, err)
 	case errors.Is(err, insurance.ErrPaymentFailed):
 		fmt.Fprintln(out, "Payment declined (402): ask the customer for another card.")
 		return nil
 	case errors.Is(err, insurance.ErrQuoteUnavailable):
 		fmt.Fprintf(out, "Quote %s is already bought.\n", *quoteID)
 		return nil
-	case errors.Is(err, insurance.ErrOutcomeUnknown):
-		// Never buy again blindly: the policy may exist.
-		return fmt.Errorf("the purchase may have gone through; check quote %s before trying again: %w", *quoteID, err)
 	case err != nil:
 		return err
 	}

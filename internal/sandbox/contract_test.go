@@ -244,6 +244,9 @@ func TestSandboxFollowsTheDocument(t *testing.T) {
 		{"travel quote missing a parameter: 400", func(h *sandboxHarness) sent {
 			return h.basic("POST", "/v1/quote/travel", `{"policy_attributes": {"trip_cost": 100}}`)
 		}, 400, allowed},
+		{"travel quote without the customer's email address", func(h *sandboxHarness) sent {
+			return h.basic("POST", "/v1/quote/travel", strings.Replace(travelQuoteBody, `"email_address": "ada@example.com", `, "", 1))
+		}, 201, allowed},
 		{"travel quote of an unknown quote: 400", func(h *sandboxHarness) sent {
 			return h.basic("POST", "/v1/quote/travel", strings.Replace(travelQuoteBody, `"currency": "USD"`, `"currency": "USD", "quote_id": "q_unknown"`, 1))
 		}, 400, allowed},

@@ -12,24 +12,26 @@ import (
 // them; package insurancetest documents each.
 
 // control is one route of the controls: its handler gets the request body and the
-// client id of the partner that called.
+// client id of the partner that called. body says whether it reads a JSON body
+// (api/sandbox.yaml gives it a request body), whose Content-Type is then checked.
 type control struct {
 	route  string // "METHOD /path"
 	handle func(s *Sandbox, body []byte, clientID string) (int, any, error)
+	body   bool
 }
 
 var controls = []control{
-	{"POST /sandbox/credentials", (*Sandbox).credentialsControl},
-	{"POST /sandbox/tuition-quotes", (*Sandbox).newTuitionQuoteControl},
-	{"POST /sandbox/mark-purchased", (*Sandbox).markPurchasedControl},
-	{"POST /sandbox/faults", (*Sandbox).injectControl},
-	{"GET /sandbox/requests", (*Sandbox).requestsControl},
-	{"GET /sandbox/policies", list("policies", func(s *Sandbox) []listedPolicy { return convert(s.Policies(), newListedPolicy) })},
-	{"GET /sandbox/quotes", list("quotes", func(s *Sandbox) []listedQuote { return convert(s.Quotes(), newListedQuote) })},
-	{"GET /sandbox/partners", list("partners", (*Sandbox).Partners)},
-	{"GET /sandbox/events", list("events", (*Sandbox).Events)},
-	{"POST /sandbox/clock", (*Sandbox).clockControl},
-	{"POST /sandbox/reset", (*Sandbox).resetControl},
+	{"POST /sandbox/credentials", (*Sandbox).credentialsControl, false},
+	{"POST /sandbox/tuition-quotes", (*Sandbox).newTuitionQuoteControl, true},
+	{"POST /sandbox/mark-purchased", (*Sandbox).markPurchasedControl, true},
+	{"POST /sandbox/faults", (*Sandbox).injectControl, true},
+	{"GET /sandbox/requests", (*Sandbox).requestsControl, false},
+	{"GET /sandbox/policies", list("policies", func(s *Sandbox) []listedPolicy { return convert(s.Policies(), newListedPolicy) }), false},
+	{"GET /sandbox/quotes", list("quotes", func(s *Sandbox) []listedQuote { return convert(s.Quotes(), newListedQuote) }), false},
+	{"GET /sandbox/partners", list("partners", (*Sandbox).Partners), false},
+	{"GET /sandbox/events", list("events", (*Sandbox).Events), false},
+	{"POST /sandbox/clock", (*Sandbox).clockControl, true},
+	{"POST /sandbox/reset", (*Sandbox).resetControl, false},
 }
 
 // Controls lists the control routes, for people.
@@ -62,9 +64,15 @@ func (s *Sandbox) control(r *http.Request, clientID string) (int, any, error) {
 	}
 	route := r.Method + " " + r.URL.Path
 	for _, c := range controls {
-		if c.route == route {
-			return c.handle(s, body, clientID)
+		if c.route != route {
+			continue
 		}
+		if c.body {
+			if err := checkContentType(r, body); err != nil {
+				return 0, nil, err
+			}
+		}
+		return c.handle(s, body, clientID)
 	}
 	return 0, nil, &apiError{status: http.StatusNotFound, code: "not_found",
 		message: "no sandbox control " + route + "; the controls are " + strings.Join(Controls(), ", ")}

@@ -115,5 +115,12 @@ func checkFields(ep endpoint, body []byte) (known []byte, warning string, err er
 	case ep.open:
 		return known, "accepted but not read (the interface does not name them): " + strings.Join(unknown, ", "), nil
 	}
-	return nil, "", badRequest("unknown_parameter", "unknown parameter %s: the interface does not name it (misspelt?)", strings.Join(unknown, ", "))
+	return nil, "", unknownParameter(unknown, "the interface")
+}
+
+// unknownParameter is the 400 for the fields of a body its document does not name,
+// on the interface and on the controls alike: one mistake, one code, the fields
+// named. namer is what does not name them ("the interface", "this control").
+func unknownParameter(unknown []string, namer string) error {
+	return badRequest("unknown_parameter", "unknown parameter %s: %s does not name it (misspelt?)", strings.Join(unknown, ", "), namer)
 }

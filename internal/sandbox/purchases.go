@@ -40,10 +40,8 @@ func (s *Sandbox) purchaseTuition(body []byte, c caller) (int, any, error) {
 	if req.QuoteID == "" {
 		return 0, nil, missing("quote_id")
 	}
-	if req.Customer.EmailAddress != "" {
-		if err := checkEmail("customer.email_address", req.Customer.EmailAddress); err != nil {
-			return 0, nil, err
-		}
+	if err := checkOptionalEmail("customer.email_address", req.Customer.EmailAddress); err != nil {
+		return 0, nil, err
 	}
 	return s.buy(productTuition, req.QuoteID, c, req.PaymentMethod)
 }

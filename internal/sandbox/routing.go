@@ -148,7 +148,8 @@ func (s *Sandbox) serveInterface(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, status, answer)
 }
 
-// handle runs the endpoint: route, method, auth, body, then its handler. warning
+// handle runs the endpoint: route, method, auth, body (its Content-Type, then its
+// fields), then its handler. warning
 // names the fields of an open body the sandbox accepted without reading them.
 func (s *Sandbox) handle(r *http.Request, ep endpoint, known bool, body []byte, readErr error) (status int, answer any, warning string, err error) {
 	switch {
@@ -163,6 +164,11 @@ func (s *Sandbox) handle(r *http.Request, ep endpoint, known bool, body []byte, 
 	}
 	if readErr != nil {
 		return 0, nil, "", readErr
+	}
+	if ep.body != nil {
+		if err := checkContentType(r, body); err != nil {
+			return 0, nil, "", err
+		}
 	}
 	if body, warning, err = checkFields(ep, body); err != nil {
 		return 0, nil, "", err

@@ -7,10 +7,10 @@
 // mirrored here and pass unseen.
 //
 // Reading order: sandbox.go (the state), routing.go (the endpoint table and how a
-// request is served), auth.go, accounts.go (the partners it accepts), answers.go (the
-// error body), store.go, ids.go (random or seeded ids); then one file per resource:
-// products.go, quotes.go, purchases.go, secrets.go, partners.go, events.go, with
-// wire.go for the request bodies they decode. Around them: faults.go
+// request is served), auth.go, accounts.go (the partners it accepts), contenttype.go
+// (a body is JSON), answers.go (the error body), store.go, ids.go (random or seeded
+// ids); then one file per resource: products.go, quotes.go, purchases.go, secrets.go,
+// partners.go, events.go, with wire.go for the request bodies they decode. Around them: faults.go
 // (injected failures), log.go (the request log), records.go (the records tests read),
 // controls.go (the /sandbox/ controls) and memory.go (the in-memory transport).
 package sandbox

@@ -335,3 +335,33 @@ func TestUnreadFieldsAreNotRead(t *testing.T) {
 	require.Len(t, quotes, 1)
 	assert.Equal(t, "USD", quotes[0].Currency, "the unread Currency was read")
 }
+
+// TestNoCustomerFieldIsRequiredInATravelQuote: the interface shows no required flag of
+// the customer's fields, so the document requires none, and the sandbox, which
+// requires of a travel quote only the trip it prices, takes one without any of them,
+// or without the customer.
+func TestNoCustomerFieldIsRequiredInATravelQuote(t *testing.T) {
+	customer := contracttest.Interface(t).Doc.Components.Schemas["Customer"].Value
+	require.Empty(t, customer.Required, "the document invents no required field of the customer")
+	travel := verdictOperations[0]
+	require.Equal(t, "/v1/quote/travel", travel.path)
+	for _, name := range append(slices.Sorted(maps.Keys(customer.Properties)), "") {
+		label := "without customer." + name
+		if name == "" {
+			label = "without the customer"
+		}
+		t.Run(label, func(t *testing.T) {
+			h := newSandboxHarness(t)
+			body, send := travel.valid(h)
+			if name == "" {
+				delete(body, "customer")
+			} else {
+				delete(body["customer"].(map[string]any), name)
+			}
+			encoded, err := json.Marshal(body)
+			require.NoError(t, err)
+			status, answer := h.exchange(send(string(encoded)), allowed)
+			assert.Equal(t, http.StatusOK, status, "the quote is updated: %v", answer)
+		})
+	}
+}
