@@ -1,6 +1,7 @@
 package insurancetest_test
 
 import (
+	"context"
 	"errors"
 	"io"
 	"net"
@@ -19,8 +20,8 @@ import (
 
 // In memory, every call takes the path it takes over loopback: the same requests
 // reach the sandbox, with the same headers (a purchase's Expect: 100-continue among
-// them) over the same protocol, and each call ends the same way, faults and a closed
-// sandbox included. Only the network differs.
+// them) over the same protocol, and each call ends the same way, faults, the guard
+// below attempt middleware and a closed sandbox included. Only the network differs.
 func TestInMemoryTakesTheLoopbackPath(t *testing.T) {
 	loopback := runScript(t)
 	inMemory := runScript(t, insurancetest.InMemory())
@@ -135,6 +136,16 @@ func runScript(t *testing.T, opts ...insurancetest.Option) transcript {
 		_, err = client.PurchaseTuition(ctx, tuitionByCard(srv.NewTuitionQuote("ada@example.com"), insurancetest.CardOK))
 		ended(f.name, err)
 	}
+
+	// The guard below attempt middleware: a request that lost its attempt's context
+	// is refused unsent, as the SDK could no longer tell whether it was sent.
+	careless := srv.Client(insurance.WithAttemptMiddleware(func(next http.RoundTripper) http.RoundTripper {
+		return roundTripFunc(func(req *http.Request) (*http.Response, error) {
+			return next.RoundTrip(req.WithContext(context.Background()))
+		})
+	}))
+	_, err = careless.PurchaseTuition(ctx, tuitionByCard(srv.NewTuitionQuote("ada@example.com"), insurancetest.CardOK))
+	ended("purchase through middleware that replaced its context", err)
 
 	quoteID := srv.NewTuitionQuote("ada@example.com")
 	srv.Close()
