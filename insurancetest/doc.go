@@ -55,9 +55,10 @@
 //
 // # No network: InMemory and testing/synctest
 //
-// With InMemory the sandbox listens on no port: Client and HTTPClient reach it
-// through an in-memory transport with HTTP's semantics (status, headers, body; a
-// Drop is a broken connection). Inside a testing/synctest bubble, the SDK's retry
+// With InMemory the sandbox listens on no port: Client and HTTPClient reach it over
+// in-memory connections to an http.Server, and a call takes the path it takes over
+// loopback, with the same requests, headers, faults and decisions (InMemory lists
+// what differs: the network only). Inside a testing/synctest bubble, the SDK's retry
 // waits, Delay faults and secret lifetimes then pass in fake time, at once:
 //
 //	func TestCheckoutSurvivesAnOutage(t *testing.T) {

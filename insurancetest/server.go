@@ -19,7 +19,7 @@ const (
 )
 
 // Server is a sandbox of the interface, listening on 127.0.0.1 or, with InMemory,
-// reachable only through Client and HTTPClient.
+// reachable only through Client and HTTPClient, over in-memory connections.
 type Server struct {
 	URL          string // base URL, e.g. http://127.0.0.1:41234; http://insurancetest.invalid in memory
 	ClientID     string // the first partner's client id; AddPartner adds others
@@ -27,7 +27,8 @@ type Server struct {
 
 	sandbox  *sandbox.Sandbox
 	listener *httptest.Server // nil in memory
-	memory   *http.Client     // set in memory
+	memory   *memoryNetwork   // set in memory
+	client   *http.Client     // HTTPClient's in memory
 }
 
 // Option configures a Server.
@@ -68,10 +69,28 @@ func WithSeed(seed int64) Option {
 	return Option{func(s *settings) { s.sandbox.Seed = &seed }}
 }
 
-// InMemory makes a Server that listens on no port: Client and HTTPClient reach it
-// through an in-memory transport, so it works inside a testing/synctest bubble, where
-// retry waits, Delay faults and secret lifetimes pass in fake time. URL is then not
-// reachable over the network.
+// InMemory makes a Server that listens on no port. Client and HTTPClient reach it
+// over in-memory connections (net.Pipe) to an http.Server that serves the sandbox,
+// so a call takes the path it takes over loopback: the SDK's own transport
+// (insurance.NewTransport) and its HTTP/1.1 copy for purchases, net/http's HTTP/1.1
+// client and server, the same requests with the same headers (Expect: 100-continue
+// on purchases, onboarding and events), the same faults (a Drop breaks the
+// connection), and the same decisions (a purchase that cannot connect, to a closed
+// Server, provably sent nothing). Only the network differs:
+//
+//   - There is no listener and no socket. URL is http://insurancetest.invalid, the
+//     Host the requests carry, reachable only through Client and HTTPClient; Client
+//     adds insurance.WithInsecureHTTP for it. Plain HTTP, as over loopback.
+//   - No connection is kept alive: each request dials one of its own, closed once its
+//     answer is read. Over loopback, connections are reused.
+//   - A connection buffers nothing: a write returns once the other end has read it.
+//
+// Nothing in memory waits on the operating system, so it works inside a
+// testing/synctest bubble, where retry waits, Delay faults and secret lifetimes pass
+// in fake time. A call made in a bubble is served in that bubble, wherever the Server
+// was made. A bubble whose test returns while one of its goroutines is still blocked
+// panics ("deadlock"); an idle keep-alive connection would be, which is why none is
+// kept. Close the bodies of HTTPClient's answers, as always.
 func InMemory() Option {
 	return Option{func(s *settings) { s.inMemory = true }}
 }
@@ -89,7 +108,9 @@ func NewServer(opts ...Option) *Server {
 	s := &Server{ClientID: sb.ClientID(), ClientSecret: sb.ClientSecret(), sandbox: sb}
 	if set.inMemory {
 		s.URL = "http://insurancetest.invalid"
-		s.memory = &http.Client{Transport: &sandbox.MemoryTransport{Handler: sb}}
+		s.memory = newMemoryNetwork(sb)
+		// As httptest.Server.Client's transport over loopback: net/http's defaults.
+		s.client = &http.Client{Transport: s.memory.transport(&http.Transport{})}
 	} else {
 		s.listener = httptest.NewServer(sb)
 		s.URL = s.listener.URL
@@ -102,12 +123,15 @@ func NewServer(opts ...Option) *Server {
 // the package doc). Reset does not forget partners.
 func (s *Server) AddPartner() (clientID, clientSecret string) { return s.sandbox.AddPartner() }
 
-// Close shuts a listening sandbox down and blocks until its requests have finished.
-// In memory there is nothing to shut down: Close does nothing, and the sandbox answers
-// as long as a client holds it.
+// Close shuts the sandbox down and blocks until its requests have finished: idle
+// connections are closed, a request being served gets its answer, and no new
+// connection is accepted (a call then fails to connect). In memory too. The records
+// (Requests, Policies...) stay readable.
 func (s *Server) Close() {
 	if s.listener != nil {
 		s.listener.Close()
+	} else {
+		s.memory.close()
 	}
 }
 
@@ -122,7 +146,9 @@ func (s *Server) Client(opts ...insurance.Option) *insurance.Client {
 		insurance.WithRetryWait(10*time.Millisecond, 100*time.Millisecond),
 	}
 	if s.memory != nil {
-		base = append(base, insurance.WithHTTPClient(s.memory), insurance.WithInsecureHTTP())
+		// The transport the SDK makes for itself over loopback, dialing in memory.
+		hc := &http.Client{Transport: s.memory.transport(insurance.NewTransport())}
+		base = append(base, insurance.WithHTTPClient(hc), insurance.WithInsecureHTTP())
 	}
 	c, err := insurance.NewClient(s.URL, append(base, opts...)...)
 	if err != nil {
@@ -132,13 +158,14 @@ func (s *Server) Client(opts ...insurance.Option) *insurance.Client {
 }
 
 // HTTPClient returns an *http.Client that reaches the sandbox, for code that calls
-// the interface without the SDK: through the in-memory transport with InMemory, over
-// loopback otherwise. In memory, an *insurance.Client of your own built on it also
+// the interface without the SDK: over loopback, or in memory with InMemory, on a
+// transport with net/http's defaults either way. In memory, an *insurance.Client of
+// your own built on it also
 // needs insurance.WithInsecureHTTP, as URL is plain http to a host that is not
 // loopback (and never reached); Client does that for you.
 func (s *Server) HTTPClient() *http.Client {
 	if s.memory != nil {
-		return s.memory
+		return s.client
 	}
 	return s.listener.Client()
 }

@@ -12,7 +12,7 @@
 // ids); then one file per resource: products.go, quotes.go, purchases.go, secrets.go,
 // partners.go, events.go, with wire.go for the request bodies they decode. Around them: faults.go
 // (injected failures), log.go (the request log), records.go (the records tests read),
-// controls.go (the /sandbox/ controls) and memory.go (the in-memory transport).
+// and controls.go (the /sandbox/ controls).
 package sandbox
 
 import (
