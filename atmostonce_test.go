@@ -57,8 +57,8 @@ const (
 	maxRequests  = 2 * (1 + insurance.DefaultMaxRetries)
 )
 
-// call runs ep once with callDeadline and reports how long it took and its error.
-func call(c *insurance.Client, ep endpoint) (time.Duration, error) {
+// timedCall runs ep once with callDeadline and reports how long it took and its error.
+func timedCall(c *insurance.Client, ep endpoint) (time.Duration, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), callDeadline)
 	defer cancel()
 	start := time.Now()
@@ -89,7 +89,7 @@ func TestRecordCreatingCallsAreProcessedAtMostOnce(t *testing.T) {
 			t.Run(ep.name+"/"+f.name, func(t *testing.T) {
 				t.Parallel()
 				srv := newRawServer(t, func(arrival) verdict { return f.v })
-				took, err := call(rawClient(t, srv), ep)
+				took, err := timedCall(rawClient(t, srv), ep)
 
 				assert.ErrorIs(t, err, insurance.ErrOutcomeUnknown)
 				arrived, processed := srv.Totals()
@@ -117,7 +117,7 @@ func TestIdempotentCallsAreBounded(t *testing.T) {
 			t.Run(ep.name+"/"+f.name, func(t *testing.T) {
 				t.Parallel()
 				srv := newRawServer(t, func(arrival) verdict { return f.v })
-				took, err := call(rawClient(t, srv), ep)
+				took, err := timedCall(rawClient(t, srv), ep)
 
 				require.Error(t, err)
 				assert.NotErrorIs(t, err, insurance.ErrOutcomeUnknown)
@@ -148,7 +148,7 @@ func TestRefusedStreamsAreSentAgain(t *testing.T) {
 					}
 					return verdict{kind: answer}
 				})
-				took, err := call(rawClient(t, srv), ep)
+				took, err := timedCall(rawClient(t, srv), ep)
 
 				require.NoError(t, err)
 				arrived, processed := srv.Totals()
@@ -171,7 +171,7 @@ func TestAPurchaseOnlyEverRefusedIsNotOutcomeUnknown(t *testing.T) {
 		t.Run(ep.name, func(t *testing.T) {
 			t.Parallel()
 			srv := newRawServer(t, func(arrival) verdict { return verdict{kind: refuse} })
-			took, err := call(rawClient(t, srv), ep)
+			took, err := timedCall(rawClient(t, srv), ep)
 
 			arrived, processed := srv.Totals()
 			if err != nil {
@@ -317,7 +317,7 @@ func TestEachCallClassRidesItsProtocol(t *testing.T) {
 	for _, ep := range endpoints() {
 		t.Run(ep.name, func(t *testing.T) {
 			srv := newRawServer(t, func(arrival) verdict { return verdict{kind: answer} })
-			_, err := call(rawClient(t, srv), ep)
+			_, err := timedCall(rawClient(t, srv), ep)
 			require.NoError(t, err)
 			want, other := "HTTP/2.0", "HTTP/1.1"
 			if ep.createsRecord {
@@ -348,7 +348,7 @@ func TestDebugLogHasALinePerRequest(t *testing.T) {
 			srv := newRawServer(t, f.decide)
 			var log lockedBuffer
 			c := rawClient(t, srv, insurance.WithLogger(slog.New(slog.NewJSONHandler(&log, &slog.HandlerOptions{Level: slog.LevelDebug}))))
-			took, err := call(c, endpoints()[1]) // QuoteTravel
+			took, err := timedCall(c, endpoints()[1]) // QuoteTravel
 			require.Less(t, took, callBound)
 
 			arrived, _ := srv.Totals()

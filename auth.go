@@ -60,14 +60,14 @@ const HeaderClientID = "x-api-client-id"
 // creating ones need their body: an answer given before it went out proves them
 // unprocessed (see pipeline.Request.NeedsBody).
 var (
-	routeListProducts         = route{http.MethodGet, "/v1/products", AuthBasic, pipeline.Idempotent, false}
-	routeQuoteTravel          = route{http.MethodPost, "/v1/quote/travel", AuthBasicOrClientID, pipeline.Idempotent, false}
-	routeQuoteGapMedical      = route{http.MethodPost, "/v1/quote/gap-medical", AuthClientID, pipeline.Idempotent, false}
-	routePurchaseTuition      = route{http.MethodPost, "/v1/purchase/tuition", AuthBasic, pipeline.CreatesRecord, true}
-	routePurchaseGapMedical   = route{http.MethodPost, "/v1/purchase/gap-medical", Auth{scheme: schemeBearer}, pipeline.CreatesRecord, true}
-	routeCreateCustomerSecret = route{http.MethodPost, "/v1/auth/customer/secret", AuthBasic, pipeline.Idempotent, false}
-	routeOnboardPartner       = route{http.MethodPost, "/v1/partners/onboard", AuthBasic, pipeline.CreatesRecord, true}
-	routeCreateEvent          = route{http.MethodPost, "/v1/events", AuthBasic, pipeline.CreatesRecord, true}
+	endpointListProducts         = endpoint{http.MethodGet, "/v1/products", AuthBasic, pipeline.Idempotent, false}
+	endpointQuoteTravel          = endpoint{http.MethodPost, "/v1/quote/travel", AuthBasicOrClientID, pipeline.Idempotent, false}
+	endpointQuoteGapMedical      = endpoint{http.MethodPost, "/v1/quote/gap-medical", AuthClientID, pipeline.Idempotent, false}
+	endpointPurchaseTuition      = endpoint{http.MethodPost, "/v1/purchase/tuition", AuthBasic, pipeline.CreatesRecord, true}
+	endpointPurchaseGapMedical   = endpoint{http.MethodPost, "/v1/purchase/gap-medical", Auth{scheme: schemeBearer}, pipeline.CreatesRecord, true}
+	endpointCreateCustomerSecret = endpoint{http.MethodPost, "/v1/auth/customer/secret", AuthBasic, pipeline.Idempotent, false}
+	endpointOnboardPartner       = endpoint{http.MethodPost, "/v1/partners/onboard", AuthBasic, pipeline.CreatesRecord, true}
+	endpointCreateEvent          = endpoint{http.MethodPost, "/v1/events", AuthBasic, pipeline.CreatesRecord, true}
 )
 
 // credentials are the partner's; the Basic header value is built once.
@@ -97,9 +97,9 @@ func (c credentials) Format(f fmt.State, verb rune) {
 // authorize returns the one header the call carries; or, when the Client lacks what
 // the call's scheme needs, or the customer secret is not one, an error: nothing is
 // sent.
-func (c *credentials) authorize(rt route) (header, value string, err error) {
-	missing := func(need string) error { return &credentialError{method: rt.method, path: rt.path, need: need} }
-	switch rt.auth.scheme {
+func (c *credentials) authorize(ep endpoint) (header, value string, err error) {
+	missing := func(need string) error { return &credentialError{method: ep.method, path: ep.path, need: need} }
+	switch ep.auth.scheme {
 	case schemeNone:
 		return "", "", nil
 	case schemeBasic:
@@ -121,7 +121,7 @@ func (c *credentials) authorize(rt route) (header, value string, err error) {
 		}
 		return HeaderClientID, c.clientID, nil
 	case schemeBearer:
-		secret := rt.auth.bearer
+		secret := ep.auth.bearer
 		switch {
 		case secret == "":
 			return "", "", missing("this call needs a customer client secret: mint one with CreateCustomerSecret")

@@ -27,16 +27,17 @@ func (c *Client) Do(ctx context.Context, method, path string, auth Auth, in, out
 	case http.MethodGet, http.MethodHead, http.MethodPut, http.MethodDelete:
 		class = pipeline.Idempotent
 	}
-	res, err := c.call(ctx, route{method: method, path: path, auth: auth, class: class}, in, out)
+	res, err := c.call(ctx, endpoint{method: method, path: path, auth: auth, class: class}, in, out)
 	if err != nil {
 		return nil, err
 	}
 	return &res, nil
 }
 
-// route is one endpoint: method, path, auth scheme and retry class, and whether the
-// server needs its body to act on it (false for Do, which cannot know).
-type route struct {
+// endpoint is one operation of the interface: method, path, auth scheme and retry
+// class, and whether the server needs its body to act on it (false for Do, which
+// cannot know).
+type endpoint struct {
 	method, path string
 	auth         Auth
 	class        pipeline.Class
@@ -51,21 +52,21 @@ type responseHolder interface{ setResponse(Response) }
 
 // call is the single path of every endpoint: validate, authorize, send, map errors,
 // decode, with the Client's observers around it all.
-func (c *Client) call(ctx context.Context, rt route, in, out any) (Response, error) {
+func (c *Client) call(ctx context.Context, ep endpoint, in, out any) (Response, error) {
 	if ctx == nil {
 		return Response{}, &ValidationError{Field: "ctx", Problem: "is nil"}
 	}
 	if len(c.observers) == 0 {
-		res, _, err := c.exchange(ctx, rt, in, out)
+		res, _, err := c.exchange(ctx, ep, in, out)
 		return res, err
 	}
-	info := c.callInfo(rt)
+	info := c.callInfo(ep)
 	for _, o := range c.observers {
 		if observed := o.StartCall(ctx, info); observed != nil {
 			ctx = observed
 		}
 	}
-	res, attempts, err := c.exchange(ctx, rt, in, out)
+	res, attempts, err := c.exchange(ctx, ep, in, out)
 	result := resultOf(res, attempts, err)
 	for i := len(c.observers) - 1; i >= 0; i-- {
 		c.observers[i].EndCall(ctx, info, result)
@@ -74,35 +75,35 @@ func (c *Client) call(ctx context.Context, rt route, in, out any) (Response, err
 }
 
 // exchange is call without observers; it also says how many attempts went out.
-func (c *Client) exchange(ctx context.Context, rt route, in, out any) (Response, int, error) {
+func (c *Client) exchange(ctx context.Context, ep endpoint, in, out any) (Response, int, error) {
 	if v, ok := in.(validator); ok {
 		if err := v.validate(); err != nil {
 			return Response{}, 0, err
 		}
 	}
-	header, value, err := c.credentials.authorize(rt)
+	header, value, err := c.credentials.authorize(ep)
 	if err != nil {
 		return Response{}, 0, err
 	}
 	res, err := c.pipe.Send(ctx, &pipeline.Request{
-		Method: rt.method, Path: rt.path, Body: in,
-		AuthHeader: header, AuthValue: value, Class: rt.class, NeedsBody: rt.needsBody,
+		Method: ep.method, Path: ep.path, Body: in,
+		AuthHeader: header, AuthValue: value, Class: ep.class, NeedsBody: ep.needsBody,
 	})
 	if err != nil {
-		reqErr := newRequestError(rt, err)
+		reqErr := newRequestError(ep, err)
 		return Response{}, reqErr.Attempts, reqErr
 	}
 	if res.StatusCode < 200 || res.StatusCode > 299 {
-		return Response{}, res.Attempts, newAPIError(rt, res)
+		return Response{}, res.Attempts, newAPIError(ep, res)
 	}
 	if out != nil && len(res.Body) > 0 {
 		if err := decodeBody(res.Body, out); err != nil {
-			return Response{}, res.Attempts, newDecodeError(rt, res, fmt.Errorf("decoding response body: %w", err))
+			return Response{}, res.Attempts, newDecodeError(ep, res, fmt.Errorf("decoding response body: %w", err))
 		}
 	}
 	if check, ok := out.(answerChecker); ok {
 		if err := check.checkAnswer(); err != nil {
-			return Response{}, res.Attempts, newDecodeError(rt, res, err)
+			return Response{}, res.Attempts, newDecodeError(ep, res, err)
 		}
 	}
 	resp := Response{StatusCode: res.StatusCode, Header: res.Header, Raw: res.Body}
@@ -130,10 +131,10 @@ func decodeBody(body []byte, out any) error {
 // used without, such as a quote without an id.
 type answerChecker interface{ checkAnswer() error }
 
-// send is call for the typed endpoints: it allocates the result.
-func send[T any](ctx context.Context, c *Client, rt route, in any) (*T, error) {
+// callTyped is call for the typed endpoints: it allocates the result.
+func callTyped[T any](ctx context.Context, c *Client, ep endpoint, in any) (*T, error) {
 	out := new(T)
-	if _, err := c.call(ctx, rt, in, out); err != nil {
+	if _, err := c.call(ctx, ep, in, out); err != nil {
 		return nil, err
 	}
 	return out, nil

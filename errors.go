@@ -137,17 +137,17 @@ type errorBody struct {
 	Reason    string          `json:"reason"`
 }
 
-func newAPIError(rt route, res pipeline.Response) *APIError {
+func newAPIError(ep endpoint, res pipeline.Answer) *APIError {
 	e := &APIError{
 		StatusCode:     res.StatusCode,
 		RequestID:      res.Header.Get("X-Request-Id"),
-		Method:         rt.method,
-		Path:           rt.path,
+		Method:         ep.method,
+		Path:           ep.path,
 		Header:         res.Header,
 		Body:           res.Body,
 		Attempts:       res.Attempts,
 		BudgetRefused:  res.BudgetRefused,
-		outcomeUnknown: rt.class == pipeline.CreatesRecord && res.StatusCode >= 500 && res.MayHaveArrived,
+		outcomeUnknown: ep.class == pipeline.CreatesRecord && res.StatusCode >= 500 && res.MayHaveArrived,
 	}
 	e.RetryAfter, _ = pipeline.ParseRetryAfter(res.Header.Get("Retry-After"), time.Now())
 	var body errorBody
@@ -246,25 +246,25 @@ func (e *RequestError) As(target any) bool {
 	return false
 }
 
-func newRequestError(rt route, err error) *RequestError {
-	e := &RequestError{Method: rt.method, Path: rt.path, Err: err}
+func newRequestError(ep endpoint, err error) *RequestError {
+	e := &RequestError{Method: ep.method, Path: ep.path, Err: err}
 	var pe *pipeline.Error
 	if errors.As(err, &pe) {
 		e.Attempts, e.StatusCode, e.Header, e.Body, e.Err = pe.Attempts, pe.StatusCode, pe.Header, pe.Body, pe.Err
 		e.BudgetRefused = pe.BudgetRefused
-		e.OutcomeUnknown = rt.class == pipeline.CreatesRecord && pe.MayHaveArrived
+		e.OutcomeUnknown = ep.class == pipeline.CreatesRecord && pe.MayHaveArrived
 		if pe.Last != nil {
-			e.LastAnswer = newAPIError(rt, *pe.Last)
+			e.LastAnswer = newAPIError(ep, *pe.Last)
 		}
 	}
 	return e
 }
 
-func newDecodeError(rt route, res pipeline.Response, err error) *RequestError {
+func newDecodeError(ep endpoint, res pipeline.Answer, err error) *RequestError {
 	return &RequestError{
-		Method: rt.method, Path: rt.path, Attempts: res.Attempts,
+		Method: ep.method, Path: ep.path, Attempts: res.Attempts,
 		StatusCode: res.StatusCode, Header: res.Header, Body: res.Body,
-		OutcomeUnknown: rt.class == pipeline.CreatesRecord,
+		OutcomeUnknown: ep.class == pipeline.CreatesRecord,
 		Err:            err,
 	}
 }

@@ -78,5 +78,5 @@ type RoomBlockProtection struct {
 // carry the events error body (APIError.Type, Code, Message, Reason). It is never
 // sent twice once it may have reached the server.
 func (c *Client) CreateEvent(ctx context.Context, req *CreateEventRequest) (*Event, error) {
-	return send[Event](ctx, c, routeCreateEvent, req)
+	return callTyped[Event](ctx, c, endpointCreateEvent, req)
 }

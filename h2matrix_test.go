@@ -60,7 +60,7 @@ func TestHTTP2FaultMatrix(t *testing.T) {
 		for j, f := range faults {
 			wg.Go(func() {
 				srv := newRawServer(t, f.decide)
-				took, err := call(rawClient(t, srv), ep)
+				took, err := timedCall(rawClient(t, srv), ep)
 				arrived, _ := srv.Totals()
 				result := "ok"
 				switch {

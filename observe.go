@@ -77,10 +77,10 @@ func newServerInfo(base string) CallInfo {
 	return CallInfo{ServerAddress: u.Hostname(), ServerPort: port}
 }
 
-func (c *Client) callInfo(rt route) CallInfo {
+func (c *Client) callInfo(ep endpoint) CallInfo {
 	info := c.server
-	info.Method, info.Route, info.CreatesRecord = rt.method, rt.path, rt.class == pipeline.CreatesRecord
-	info.URL = c.baseURL + rt.path
+	info.Method, info.Route, info.CreatesRecord = ep.method, ep.path, ep.class == pipeline.CreatesRecord
+	info.URL = c.baseURL + ep.path
 	return info
 }
 

@@ -255,9 +255,9 @@ func WithRetryBudget(capacity, cost int) Option {
 
 // WithAttemptMiddleware wraps the Client's transports with wrap, for a caller's
 // logging or tracing of each attempt (otelhttp.NewTransport, a logging RoundTripper):
-// wrap is called once per route when the Client is built (idempotent calls, record-
-// creating calls, record-creating calls on a connection of their own), and what it
-// returns sees every request the Client sends, with the request's context. The SDK keeps its own
+// wrap is called once per connection pool when the Client is built (idempotent calls,
+// record-creating calls, retries on a connection of their own), and what it returns
+// sees every request the Client sends, with the request's context. The SDK keeps its own
 // transports and pools beneath it, and with them every guarantee that
 // WithHTTPClient's opaque transports give up. The RoundTripper wrap returns must pass
 // the request on with its context (headers may be added) and return what the
@@ -266,7 +266,7 @@ func WithRetryBudget(capacity, cost int) Option {
 // from one that was not. wrap must not send a request again by itself (retrying is
 // the SDK's): a second send of an attempt's request is refused, as the first may
 // have been processed. An Idempotency-Key or X-Idempotency-Key header is removed
-// from requests on the HTTP/1.1 routes: with one, net/http would resend a purchase
+// from requests on the HTTP/1.1 pools: with one, net/http would resend a purchase
 // after writing it.
 func WithAttemptMiddleware(wrap func(http.RoundTripper) http.RoundTripper) Option {
 	return func(s *settings) error {

@@ -127,5 +127,5 @@ type Partner struct {
 // auth). It is never sent twice once it may have reached the server: a failure then
 // also matches ErrOutcomeUnknown.
 func (c *Client) OnboardPartner(ctx context.Context, req *OnboardPartnerRequest) (*Partner, error) {
-	return send[Partner](ctx, c, routeOnboardPartner, req)
+	return callTyped[Partner](ctx, c, endpointOnboardPartner, req)
 }

@@ -66,5 +66,5 @@ func decodeList[T any](b []byte, out *[]T) error {
 
 // ListProducts lists the products the partner can sell (GET /v1/products, Basic auth).
 func (c *Client) ListProducts(ctx context.Context) (*ProductList, error) {
-	return send[ProductList](ctx, c, routeListProducts, nil)
+	return callTyped[ProductList](ctx, c, endpointListProducts, nil)
 }

@@ -123,6 +123,10 @@ var tableHeader = []string{"| proxy | scenario | kind | calls | succeeded | outc
 type kindTally struct {
 	calls, succeeded, unknown, unknownNeverForwarded, falselyUnknown int
 	twice, missingUnknown, overBound, sent, forwarded                int
+	// unknownAfter100: purchases outcome unknown after the proxy said "100 Continue"
+	// itself (Caddy does, before it forwards): the body went out on its word, and the
+	// SDK cannot know what followed.
+	unknownAfter100 int
 	failed                                                           map[string]int // error texts
 	wire                                                             map[string]int // sends by protocol and 100 Continue
 	examples                                                         []string
@@ -177,6 +181,9 @@ func judge(records []*callRecord, count func(string) int) kindTally {
 		if unknown {
 			v.unknown++
 			note("outcome unknown")
+			if r.lastSendContinued() {
+				v.unknownAfter100++
+			}
 			if n == 0 {
 				v.unknownNeverForwarded++
 				if r.knowablyNotSent() {
@@ -191,6 +198,13 @@ func judge(records []*callRecord, count func(string) int) kindTally {
 		}
 	}
 	return v
+}
+
+// lastSendContinued reports a call whose last send got "100 Continue".
+func (r *callRecord) lastSendContinued() bool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return len(r.sends) > 0 && r.sends[len(r.sends)-1].continued
 }
 
 // describeSends is each send as protocol, 100 Continue, and ms to the first byte.
@@ -245,7 +259,10 @@ func (v kindTally) check(t *testing.T, kind string, upstreamUp bool) {
 	assert.Zero(t, v.falselyUnknown, "%s outcome unknown though no body went out", kind)
 	assert.Zero(t, v.overBound, "%s over %d requests", kind, maxRequests)
 	if upstreamUp {
-		assert.Equal(t, v.calls, v.succeeded, "every one of the %s succeeded (the upstream was up)", kind)
+		assert.Equal(t, v.calls, v.succeeded+v.unknownAfter100, "every one of the %s succeeded (the upstream was up), but for outcome unknowns after a 100 Continue", kind)
+		if v.unknownAfter100 > 0 {
+			t.Logf("%s outcome unknown after the proxy's 100 Continue: %d", kind, v.unknownAfter100)
+		}
 	}
 	t.Logf("%s sends: %v", kind, v.wire)
 	if len(v.failed) > 0 {

@@ -119,7 +119,7 @@ func (p *Policy) decodeBody(b []byte) error {
 // A declined payment answers ErrPaymentFailed. It is never sent twice once it may
 // have reached the server: a failure then also matches ErrOutcomeUnknown.
 func (c *Client) PurchaseTuition(ctx context.Context, req *TuitionPurchaseRequest) (*Policy, error) {
-	return send[Policy](ctx, c, routePurchaseTuition, req)
+	return callTyped[Policy](ctx, c, endpointPurchaseTuition, req)
 }
 
 // PurchaseGapMedical issues a gap-medical policy (POST /v1/purchase/gap-medical,
@@ -127,9 +127,9 @@ func (c *Client) PurchaseTuition(ctx context.Context, req *TuitionPurchaseReques
 // from CreateCustomerSecret and buys only for the email it was created for. Like
 // every purchase it is never sent twice once it may have reached the server.
 func (c *Client) PurchaseGapMedical(ctx context.Context, customerSecret string, req *GapMedicalPurchaseRequest) (*Policy, error) {
-	rt := routePurchaseGapMedical
-	rt.auth = AuthBearer(customerSecret)
-	return send[Policy](ctx, c, rt, req)
+	ep := endpointPurchaseGapMedical
+	ep.auth = AuthBearer(customerSecret)
+	return callTyped[Policy](ctx, c, ep, req)
 }
 
 // CustomerSecret is a short-lived secret that lets client-side code buy a policy for
@@ -158,13 +158,13 @@ func (r *customerSecretRequest) validate() error { return required("email_addres
 // (POST /v1/auth/customer/secret, Basic auth). Hand the secret, never the client
 // secret, to the browser; it buys only for this email address.
 func (c *Client) CreateCustomerSecret(ctx context.Context, emailAddress string) (*CustomerSecret, error) {
-	s, err := send[CustomerSecret](ctx, c, routeCreateCustomerSecret, &customerSecretRequest{EmailAddress: emailAddress})
+	s, err := callTyped[CustomerSecret](ctx, c, endpointCreateCustomerSecret, &customerSecretRequest{EmailAddress: emailAddress})
 	if err != nil {
 		return nil, err
 	}
 	if s.Secret == "" {
 		return nil, &RequestError{
-			Method: routeCreateCustomerSecret.method, Path: routeCreateCustomerSecret.path,
+			Method: endpointCreateCustomerSecret.method, Path: endpointCreateCustomerSecret.path,
 			StatusCode: s.StatusCode, Header: s.Header, Body: s.Raw,
 			Err: errors.New("the answer carries no secret"),
 		}

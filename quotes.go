@@ -178,17 +178,17 @@ func (q *Quote) checkAnswer() error {
 // (POST /v1/quote/travel, Basic auth, or the x-api-client-id header when the Client
 // has only a client id). A quote already bought answers ErrQuoteUnavailable.
 func (c *Client) QuoteTravel(ctx context.Context, req *TravelQuoteRequest) (*Quote, error) {
-	return quote(ctx, c, routeQuoteTravel, req)
+	return quote(ctx, c, endpointQuoteTravel, req)
 }
 
 // QuoteGapMedical creates or updates a gap-medical quote (POST /v1/quote/gap-medical,
 // x-api-client-id header only: the client secret is never sent).
 func (c *Client) QuoteGapMedical(ctx context.Context, req *GapMedicalQuoteRequest) (*Quote, error) {
-	return quote(ctx, c, routeQuoteGapMedical, req)
+	return quote(ctx, c, endpointQuoteGapMedical, req)
 }
 
-func quote(ctx context.Context, c *Client, rt route, req any) (*Quote, error) {
-	q, err := send[Quote](ctx, c, rt, req)
+func quote(ctx context.Context, c *Client, ep endpoint, req any) (*Quote, error) {
+	q, err := callTyped[Quote](ctx, c, ep, req)
 	if err != nil {
 		return nil, err
 	}

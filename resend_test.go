@@ -26,7 +26,7 @@ func TestAnAnswerThatBeganDoesNotLiftTheBound(t *testing.T) {
 			t.Run(ep.name+"/"+name, func(t *testing.T) {
 				t.Parallel()
 				srv := newRawServer(t, func(arrival) verdict { return v }, func(s *rawServer) { s.earlyHints = true })
-				took, _ := call(rawClient(t, srv, insurance.WithMaxRetries(0)), ep)
+				took, _ := timedCall(rawClient(t, srv, insurance.WithMaxRetries(0)), ep)
 
 				arrived, _ := srv.Totals()
 				assert.LessOrEqual(t, arrived, 2, "at most 2 x (1 + MaxRetries)")

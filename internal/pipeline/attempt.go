@@ -12,74 +12,42 @@ import (
 	"time"
 )
 
-// attempt is one try of a call: one request handed to net/http. Below the SDK,
-// net/http may send that request more than once: again on a fresh connection when a
-// reused HTTP/1.1 one failed (before writing it; a GET also before its answer), and
-// over HTTP/2 when a stream was refused, went away with the connection, or was reset
-// with PROTOCOL_ERROR. It asks for the body again through GetBody first, and rewind
-// decides:
-//
-//   - a request goes out at most twice per attempt, so a call sends at most
-//     2 × (1 + MaxRetries) requests whatever the server answers;
-//   - a resend is refused while the retry budget is spent, but does not draw on it:
-//     what net/http resends is mostly a stream the server refused or never took
-//     (REFUSED_STREAM, a graceful GOAWAY), a sign of a server shedding load or
-//     restarting, not failing; a budget charged for those would run dry behind a
-//     proxy that rotates its connections (as gRPC's transparent retries are not
-//     throttled either);
-//   - an idempotent request is not sent again by net/http but by the attempt, over
-//     HTTP/1.1: over HTTP/2 net/http would put it on a connection whose limits it does
-//     not know yet, with every other request waiting for one, and a server that
-//     allows one stream a connection (or one stream before a GOAWAY) would refuse it
-//     again;
-//   - a record-creating request is sent again only on a pool that resends nothing
-//     that may have reached the server (see Pools): an HTTP/2 reset with
-//     PROTOCOL_ERROR comes after the server may have processed it.
+// attempt is one try of a call: one request handed to net/http, which may send it
+// twice (see rewind), and what came back. The fields that net/http's callbacks set
+// are atomic: they run on its goroutines.
 type attempt struct {
-	number     int // of the call's first request in this attempt, from 1
-	class      Class
-	route      route
-	resendSafe bool // the pool resends only what never reached the server
-	// resendOverHTTP1: when net/http would send the request again, the attempt does
-	// it itself, on the records pool (see rewind).
-	resendOverHTTP1 bool
+	p      *Pipeline
+	r      *Request
+	number int  // of the call's first request in this attempt, from 1
+	lane   lane // the pool it goes out on
+	start  time.Time
+	logs   bool // the attempt is logged (debug level enabled)
+	trace  httptrace.ClientTrace
+
 	// holdsBody: the request asks "Expect: 100-continue" and net/http writes its body
-	// only once the server says to go on (see newRequest); bodyRead turns true when
-	// net/http takes the body to write it. Until then the server has the request's
-	// headers at most: it cannot have processed a purchase it never saw.
+	// only once the server says to go on (expect.go); bodyRead turns true when net/http
+	// takes the body to write it. Until then the server has the headers at most.
 	holdsBody bool
-	needsBody bool // Request.NeedsBody
 	bodyRead  atomic.Bool
 	continued atomic.Bool // the server said "100 Continue"
 	// bodyBeforeAnswer: the body had gone out when the first byte of an answer came.
 	// (net/http also writes it after a final answer, on a connection it keeps: too
 	// late for the server to have used it.)
 	bodyBeforeAnswer atomic.Bool
-	waited100        atomic.Bool // net/http waited for "100 Continue"
 	informational    atomic.Bool // a 1xx other than 100 came (a 103): no inference
-	budget           *Budget
-	gate             *connGate
-	logger           *slog.Logger // nil: not logged
-	method           string
-	path             string
-	start            time.Time
 
-	trace httptrace.ClientTrace
-	sends atomic.Int32 // connections obtained: each one carried the request
+	sends    atomic.Int32 // connections obtained: each one carried the request
+	handOffs atomic.Int32 // requests handed to the pools (see guardedPool)
+	resends  atomic.Int32 // times net/http asked to send the request again
 	// answered: the pool returned an answer (see guardedPool); net/http resends
 	// nothing after that, and asks for the body only to follow a redirect (which the
 	// client refuses).
-	answered atomic.Bool
-	// handOffs counts the requests handed to the pools; mayHandOff is how many the
-	// attempt sends: 1, or 2 once it sends one again over HTTP/1.1 (see guardedPool).
-	handOffs, mayHandOff atomic.Int32
-	resends              atomic.Int32         // times net/http asked to send the request again
-	newBody              func() io.ReadCloser // a fresh copy of the request's body; nil: none
-	// budgetRefused is set when a resend was refused because the budget is spent.
-	budgetRefused atomic.Bool
+	answered      atomic.Bool
+	budgetRefused atomic.Bool          // a resend was refused: the budget is spent
+	newBody       func() io.ReadCloser // a fresh copy of the request's body; nil: none
 
 	// What came back: an answer whose body was read, or err.
-	answer *Response
+	answer *Answer
 	err    error
 }
 
@@ -91,37 +59,22 @@ var errResendRefused = errors.New("no answer, and net/http's own resend was refu
 // own pool: the attempt sends it again over HTTP/1.1 (see rewind).
 var errResendOverHTTP1 = errors.New("no answer: the request is sent again over HTTP/1.1")
 
-// newAttempt starts the next attempt of call c to send r, as c's last attempt
-// calls for (see call).
-func (p *Pipeline) newAttempt(ctx context.Context, r *Request, c *call) *attempt {
-	a := &attempt{
-		number:          c.sent + 1,
-		class:           r.Class,
-		route:           idempotentRoute,
-		needsBody:       r.NeedsBody,
-		resendSafe:      r.Class == Idempotent || p.pools.traced,
-		resendOverHTTP1: r.Class == Idempotent && p.pools.traced,
-		budget:          p.budget,
-		method:          r.Method,
-		path:            r.Path,
-	}
+// newAttempt starts the next attempt of call c to send r, on the lane c's last
+// attempt calls for.
+func (p *Pipeline) newAttempt(ctx context.Context, r *Request, c *tally) *attempt {
+	a := &attempt{p: p, r: r, number: c.sent + 1, lane: idempotentLane}
 	switch {
-	case r.Class == Idempotent && c.unanswered:
-		a.route = ownConnRoute
-	case r.Class == Idempotent:
-		a.gate = p.pools.gate
-	case c.closedUnder:
-		a.route = ownConnRoute
-	default:
-		a.route = recordsRoute
+	case c.freshConn:
+		a.lane = ownConnLane
+	case r.Class == CreatesRecord:
+		a.lane = recordsLane
 	}
 	if r.Body != nil && r.Class == CreatesRecord && p.pools.traced && !c.skipExpect && p.pools.expect.asks() {
 		a.holdBack()
 	}
 	if p.cfg.Logger != nil && p.cfg.Logger.Enabled(ctx, slog.LevelDebug) {
-		a.logger, a.start = p.cfg.Logger, time.Now()
+		a.logs, a.start = true, time.Now()
 	}
-	a.mayHandOff.Store(1)
 	a.trace.GotConn = a.gotConn
 	return a
 }
@@ -131,23 +84,33 @@ func (p *Pipeline) newAttempt(ctx context.Context, r *Request, c *call) *attempt
 // no connection provably sent nothing.
 func (a *attempt) gotConn(httptrace.GotConnInfo) {
 	a.sends.Add(1)
-	if a.gate != nil {
-		a.gate.open()
+	if a.lane == idempotentLane && a.p.pools.gate != nil {
+		a.p.pools.gate.open()
 	}
 }
 
-// rewind is the request's GetBody: net/http calls it to send the request again.
+// rewind is the request's GetBody: net/http calls it to send the request again by
+// itself (after a reused HTTP/1.1 connection failed, or an HTTP/2 stream was refused,
+// cut by a GOAWAY or reset with PROTOCOL_ERROR). It allows one resend per attempt, so
+// a call sends at most 2 × (1 + MaxRetries) requests, and none while the retry budget
+// is spent; a resend does not draw on the budget, as most are streams a server refused
+// or never took (a proxy rotating its connections), not failures. An idempotent
+// request is sent again by the attempt itself, over HTTP/1.1 (see deliver): over
+// HTTP/2 net/http would put it on a connection whose stream limit it does not know
+// yet, with every request waiting for one. A record-creating one is sent again only
+// where nothing written is resent (the HTTP/1.1 lanes, see Pools).
 func (a *attempt) rewind() (io.ReadCloser, error) {
 	if a.answered.Load() {
 		return a.newBody(), nil // for a redirect, refused before anything is sent
 	}
+	traced := a.p.pools.traced
 	why := ""
 	switch {
 	case a.resends.Add(1) > 1:
 		why = "net/http already sent it again once"
-	case !a.resendSafe:
+	case a.r.Class == CreatesRecord && !traced:
 		why = "a record-creating request may have reached the server"
-	case a.budget.Spent():
+	case a.p.budget.Spent():
 		why = "the retry budget is spent"
 		a.budgetRefused.Store(true)
 	}
@@ -155,7 +118,7 @@ func (a *attempt) rewind() (io.ReadCloser, error) {
 		return nil, fmt.Errorf("%w: %s", errResendRefused, why)
 	}
 	a.logResend()
-	if a.resendOverHTTP1 {
+	if a.r.Class == Idempotent && traced {
 		return nil, errResendOverHTTP1
 	}
 	return a.newBody(), nil
@@ -167,11 +130,11 @@ func (a *attempt) rewind() (io.ReadCloser, error) {
 func (a *attempt) Sends() int { return max(1, int(a.sends.Load())) }
 
 // mayHaveArrived reports whether the attempt's request may have reached the server.
-// A 429 refused it unprocessed; a dial failure or no connection at all (on a transport
-// that reports them) means nothing was written; a body held back and never taken
-// means the server never had it (a connection closed by the server as the request
-// went out: a reloading proxy).
-func (a *attempt) mayHaveArrived(traced bool) bool {
+// An answer that refused it unprocessed (expect.go); a dial failure or no connection
+// at all (on a transport that reports them) means nothing was written; a body held
+// back and never taken means the server never had it (a connection closed by the
+// server as the request went out: a reloading proxy).
+func (a *attempt) mayHaveArrived() bool {
 	switch {
 	case a.err == nil:
 		return !a.refusedUnprocessed()
@@ -179,7 +142,7 @@ func (a *attempt) mayHaveArrived(traced bool) bool {
 		return true
 	case isDialError(a.err):
 		return false
-	case traced && a.sends.Load() == 0:
+	case a.p.pools.traced && a.sends.Load() == 0:
 		return false
 	case a.holdsBody && !a.bodyRead.Load():
 		return false
@@ -187,21 +150,34 @@ func (a *attempt) mayHaveArrived(traced bool) bool {
 	return true
 }
 
+// wantsFreshConn reports an attempt after which the next one takes a new HTTP/1.1
+// connection of its own: an idempotent one that got no full answer, or a record-
+// creating one whose connection closed before its held-back body went out. A
+// connection that fails requests likely has siblings that fail the next one too (a
+// proxy that reloads closes every idle connection at once; Caddy 2.6, asked to close
+// each connection after one request, left accepted HTTP/2 streams unanswered).
+func (a *attempt) wantsFreshConn() bool {
+	if a.r.Class == Idempotent {
+		return a.err != nil
+	}
+	return a.holdsBody && a.answer == nil && a.sends.Load() > 0 && !a.bodyRead.Load()
+}
+
 // logResend logs a send that failed and that is made again. Like every line
 // the pipeline logs, it names method, path and attempt, never a header, a body or a
 // query.
 func (a *attempt) logResend() {
-	if a.logger == nil {
+	if !a.logs {
 		return
 	}
 	attrs := a.logAttrs(a.number + int(a.sends.Load()) - 1)
 	attrs = append(attrs, slog.String("error", "no answer: the request is sent again"))
-	a.logger.LogAttrs(context.Background(), slog.LevelDebug, "insurance: http attempt", attrs...)
+	a.p.cfg.Logger.LogAttrs(context.Background(), slog.LevelDebug, "insurance: http attempt", attrs...)
 }
 
 // logEnd logs the attempt's last send and how it ended.
 func (a *attempt) logEnd(ctx context.Context) {
-	if a.logger == nil {
+	if !a.logs {
 		return
 	}
 	attrs := a.logAttrs(a.number + a.Sends() - 1)
@@ -210,13 +186,13 @@ func (a *attempt) logEnd(ctx context.Context) {
 	} else {
 		attrs = append(attrs, slog.Int("status", a.answer.StatusCode))
 	}
-	a.logger.LogAttrs(ctx, slog.LevelDebug, "insurance: http attempt", attrs...)
+	a.p.cfg.Logger.LogAttrs(ctx, slog.LevelDebug, "insurance: http attempt", attrs...)
 }
 
 func (a *attempt) logAttrs(request int) []slog.Attr {
 	return []slog.Attr{
-		slog.String("method", a.method),
-		slog.String("path", a.path),
+		slog.String("method", a.r.Method),
+		slog.String("path", a.r.Path),
 		slog.Int("attempt", request),
 		slog.Duration("latency", time.Since(a.start)),
 	}

@@ -20,7 +20,6 @@ import (
 // trace goes into the request's context, so that a caller's own hooks compose.
 func (a *attempt) holdBack() {
 	a.holdsBody = true
-	a.trace.Wait100Continue = func() { a.waited100.Store(true) }
 	a.trace.Got100Continue = func() { a.continued.Store(true) }
 	a.trace.GotFirstResponseByte = func() { a.bodyBeforeAnswer.Store(a.bodyRead.Load()) }
 	a.trace.Got1xxResponse = func(code int, _ textproto.MIMEHeader) error {
@@ -54,7 +53,7 @@ func (a *attempt) refusedUnprocessed() bool {
 		return false
 	case status == http.StatusTooManyRequests:
 		return true
-	case status == http.StatusExpectationFailed || a.needsBody:
+	case status == http.StatusExpectationFailed || a.r.NeedsBody:
 		return a.answeredBeforeBody()
 	}
 	return false
@@ -68,7 +67,7 @@ func (a *attempt) refusedUnprocessed() bool {
 // waits for the body, then answers that, and says nothing about Expect.
 func (a *attempt) expectUnwelcome(timedOut bool) bool {
 	ignored := a.holdsBody && a.answer != nil && a.bodyBeforeAnswer.Load() && !a.continued.Load() && !isGatewayFailure(a.answer.StatusCode)
-	silent := timedOut && a.waited100.Load() && !a.bodyRead.Load()
+	silent := timedOut && a.holdsBody && a.sends.Load() > 0 && !a.bodyRead.Load() // waiting for 100 Continue
 	return a.refusedExpect() || ignored || silent
 }
 

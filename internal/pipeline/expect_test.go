@@ -105,9 +105,9 @@ func TestAGatewayOutageKeepsExpect(t *testing.T) {
 func TestExpectIsAskedAgainAfterAPause(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		var s expectSwitch
-		ignored := &attempt{holdsBody: true, answer: &Response{StatusCode: http.StatusCreated}}
+		ignored := &attempt{holdsBody: true, answer: &Answer{StatusCode: http.StatusCreated}}
 		ignored.bodyBeforeAnswer.Store(true)
-		honoured := &attempt{holdsBody: true, answer: &Response{StatusCode: http.StatusCreated}}
+		honoured := &attempt{holdsBody: true, answer: &Answer{StatusCode: http.StatusCreated}}
 		honoured.continued.Store(true)
 
 		s.observe(ignored, false)

@@ -1,15 +1,27 @@
-// Package pipeline is the one path every SDK call takes to the wire. Read it in this
-// order:
+// Package pipeline is the one path every SDK call takes to the wire. A call's path,
+// and every place where net/http calls back into it:
 //
-//   - pipeline.go: what a call needs (Config, Request) and gives back (Response, Error).
-//   - send.go: the attempt loop, top to bottom: attempt, account, classify, decide, wait.
-//   - attempt.go: one attempt and what it proves about reaching the server.
-//   - expect.go: a record-creating request holds its body back (Expect: 100-continue).
-//   - request.go: building the HTTP request of an attempt.
-//   - response.go: reading an answer's body, capped.
-//   - retry.go: the retry table and the waits between attempts.
-//   - budget.go: the retry budget a client and the clients derived from it share.
-//   - transport.go: the connection pools; conngate.go: their first connection.
+//  1. Send (send.go) encodes the body once and loops: attempt, account, classify,
+//     decide, wait (retry.go: the retry table and waits; budget.go: the retry budget).
+//  2. Each attempt (attempt.go) builds one *http.Request (request.go) whose context
+//     carries the attempt and its httptrace.ClientTrace, and whose GetBody is the
+//     attempt's rewind. It hands it to the http.Client of a lane (transport.go):
+//     idempotent calls to the caller's transport (HTTP/2 over TLS, its first burst
+//     through a gate: conngate.go); record-creating calls to an HTTP/1.1-only copy of
+//     it, asking "Expect: 100-continue" and holding the body back (expect.go); the
+//     retry of an attempt whose connection failed it, to a new connection of its own.
+//  3. Then net/http calls back, on its own goroutines, before Do returns:
+//     - guardedPool.RoundTrip, as the request enters the pool: it lets in one request
+//     per send, and marks the attempt answered once the pool returned a response;
+//     - GotConn, each time the request gets a connection, before anything is written:
+//     it counts the sends (an attempt with none sent nothing) and opens the gate;
+//     - for a held-back body: Got100Continue, Got1xxResponse, GotFirstResponseByte and
+//     the body's first Read, which tell whether the body went out before the answer;
+//     - GetBody (rewind), when net/http would send the request again by itself: once
+//     an attempt at most, an idempotent request then sent again by the attempt over
+//     HTTP/1.1 (deliver in send.go).
+//  4. The attempt reads the answer (response.go) and says what it proves:
+//     mayHaveArrived, whether the request may have reached the server. Send decides.
 //
 // Mapping answers to the SDK's public errors and result types happens in package
 // insurance, which owns those types.
@@ -65,7 +77,8 @@ type Config struct {
 	Middleware func(http.RoundTripper) http.RoundTripper
 }
 
-// Request is one call: route, JSON body, the single auth header, and its retry class.
+// Request is one call: method and path, JSON body, the single auth header, and its
+// retry class.
 type Request struct {
 	Method     string
 	Path       string
@@ -79,8 +92,8 @@ type Request struct {
 	NeedsBody bool
 }
 
-// Response is an answer whose body was read in full (2xx) or up to MaxErrorBody.
-type Response struct {
+// Answer is an answer whose body was read in full (2xx) or up to MaxErrorBody.
+type Answer struct {
 	StatusCode int
 	Header     http.Header
 	Body       []byte
@@ -106,7 +119,7 @@ type Error struct {
 	Body           []byte // what was read of that body
 	// Last is the last non-2xx answer, when the call's context ended after it: during
 	// the wait before its retry, or during that retry.
-	Last *Response
+	Last *Answer
 	// BudgetRefused is true when the retry budget refused the retry the table allowed.
 	BudgetRefused bool
 	Err           error
@@ -123,9 +136,9 @@ type Pipeline struct {
 	cfg    Config
 	pools  *Pools
 	budget *Budget
-	// clients send requests on each route: on its pool, through the caller's
+	// clients send requests on each lane: on its pool, through the caller's
 	// middleware, with the caller's cookie jar and timeout.
-	clients [routes]*http.Client
+	clients [lanes]*http.Client
 	// attemptTimeout is Config.AttemptTimeout when it, not the *http.Client's
 	// Timeout, bounds an attempt: the error of an attempt it ends names it.
 	attemptTimeout time.Duration
@@ -140,11 +153,11 @@ func New(cfg Config, pools *Pools, budget *Budget) *Pipeline {
 		timeout = cfg.AttemptTimeout
 		p.attemptTimeout = timeout
 	}
-	for r, rt := range pools.roundTrippers() {
+	for l, rt := range pools.roundTrippers() {
 		if cfg.Middleware != nil {
 			rt = cfg.Middleware(rt)
 		}
-		p.clients[r] = &http.Client{Transport: rt, CheckRedirect: refuseRedirect, Jar: pools.jar, Timeout: timeout}
+		p.clients[l] = &http.Client{Transport: rt, CheckRedirect: refuseRedirect, Jar: pools.jar, Timeout: timeout}
 	}
 	return p
 }

@@ -9,9 +9,9 @@ import (
 // readAnswer reads an answer's body, capped, and closes it. Only a 2xx body that
 // cannot be read in full is an error, as it is the answer the caller needs; a short
 // or capped error body is kept as it is.
-func readAnswer(resp *http.Response) (*Response, error) {
+func readAnswer(resp *http.Response) (*Answer, error) {
 	defer resp.Body.Close()
-	answer := &Response{StatusCode: resp.StatusCode, Header: resp.Header}
+	answer := &Answer{StatusCode: resp.StatusCode, Header: resp.Header}
 	if hasNoBody(resp) {
 		return answer, nil
 	}

@@ -20,7 +20,7 @@ func retryable(a *attempt, arrived bool) bool {
 		if errors.Is(a.err, ErrResponseTooLarge) || isPermanent(a.err) {
 			return false
 		}
-		return a.class == Idempotent || !arrived
+		return a.r.Class == Idempotent || !arrived
 	}
 	switch a.answer.StatusCode {
 	case http.StatusTooManyRequests:
@@ -28,7 +28,7 @@ func retryable(a *attempt, arrived bool) bool {
 	case http.StatusExpectationFailed: // sent again without Expect when its body never went out
 		return !arrived
 	case http.StatusBadGateway, http.StatusServiceUnavailable, http.StatusGatewayTimeout:
-		return a.class == Idempotent || !arrived // refused before its body went out
+		return a.r.Class == Idempotent || !arrived // refused before its body went out
 	}
 	return false
 }
@@ -37,7 +37,7 @@ func retryable(a *attempt, arrived bool) bool {
 // Retry-After asks, capped so that a hostile or mistaken header cannot stall a call,
 // or else go-retryablehttp's exponential schedule between the client's shortest and
 // longest wait, with equal jitter: at least half of it, so waits still grow.
-func (p *Pipeline) wait(retries int, answer *Response) time.Duration {
+func (p *Pipeline) wait(retries int, answer *Answer) time.Duration {
 	if answer != nil && (answer.StatusCode == http.StatusTooManyRequests || answer.StatusCode == http.StatusServiceUnavailable) {
 		if d, ok := ParseRetryAfter(answer.Header.Get("Retry-After"), time.Now()); ok {
 			return min(d, p.cfg.MaxRetryAfter)

@@ -26,8 +26,8 @@ func TestWaitGrowsWithJitterUpToTheMax(t *testing.T) {
 
 func TestWaitHonoursRetryAfterUpToTheCap(t *testing.T) {
 	p := newPipeline(Config{RetryWaitMin: time.Millisecond, RetryWaitMax: time.Millisecond, MaxRetryAfter: 10 * time.Second}, nil)
-	answer := func(status int, retryAfter string) *Response {
-		return &Response{StatusCode: status, Header: http.Header{"Retry-After": {retryAfter}}}
+	answer := func(status int, retryAfter string) *Answer {
+		return &Answer{StatusCode: status, Header: http.Header{"Retry-After": {retryAfter}}}
 	}
 	assert.Equal(t, 3*time.Second, p.wait(0, answer(429, "3")))
 	assert.Equal(t, 3*time.Second, p.wait(0, answer(503, "3")))

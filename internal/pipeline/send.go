@@ -11,22 +11,22 @@ import (
 // Send performs the request: one attempt after another, as the request's Class, the
 // retry table, the context and the retry budget allow. Each turn of its loop reads
 // top to bottom: attempt, account, classify, decide, wait.
-func (p *Pipeline) Send(ctx context.Context, r *Request) (Response, error) {
+func (p *Pipeline) Send(ctx context.Context, r *Request) (Answer, error) {
 	if err := ctx.Err(); err != nil {
-		return Response{}, &Error{Err: err}
+		return Answer{}, &Error{Err: err}
 	}
 	body, err := encodeBody(r.Body)
 	if err != nil {
-		return Response{}, &Error{Err: err}
+		return Answer{}, &Error{Err: err}
 	}
-	var c call
+	var c tally
 	for retries := 0; ; retries++ {
 		a, err := p.try(ctx, r, body, &c)
 		if err != nil {
-			return Response{}, &Error{Attempts: c.sent, MayHaveArrived: c.mayHaveArrived, Err: err}
+			return Answer{}, &Error{Attempts: c.sent, MayHaveArrived: c.mayHaveArrived, Err: err}
 		}
 
-		arrived := a.mayHaveArrived(p.pools.traced)
+		arrived := a.mayHaveArrived()
 		c.account(a, arrived)
 
 		if a.err == nil && isSuccess(a.answer.StatusCode) {
@@ -56,7 +56,7 @@ func (p *Pipeline) Send(ctx context.Context, r *Request) (Response, error) {
 // try makes one attempt: it builds the request, lets BeforeAttempt write to its
 // header, sends it, reads the answer, and notes in c whether the server answered
 // its Expect.
-func (p *Pipeline) try(ctx context.Context, r *Request, body []byte, c *call) (*attempt, error) {
+func (p *Pipeline) try(ctx context.Context, r *Request, body []byte, c *tally) (*attempt, error) {
 	a := p.newAttempt(ctx, r, c)
 	req, err := p.newRequest(ctx, r, body, a)
 	if err != nil {
@@ -65,7 +65,7 @@ func (p *Pipeline) try(ctx context.Context, r *Request, body []byte, c *call) (*
 	if p.cfg.BeforeAttempt != nil {
 		p.cfg.BeforeAttempt(ctx, a.number, req.Header)
 	}
-	resp, err := p.send(a, req)
+	resp, err := p.deliver(a, req)
 	if err != nil {
 		a.err = unwrapURLError(err)
 	} else {
@@ -76,14 +76,14 @@ func (p *Pipeline) try(ctx context.Context, r *Request, body []byte, c *call) (*
 	return a, nil
 }
 
-// send hands req to the attempt's route, and once more to the HTTP/1.1 pool when
-// net/http would have sent it again itself (see attempt.rewind).
-func (p *Pipeline) send(a *attempt, req *http.Request) (*http.Response, error) {
+// deliver hands req to the attempt's lane, and once more to the HTTP/1.1 records
+// lane when net/http would have sent it again itself (see attempt.rewind).
+func (p *Pipeline) deliver(a *attempt, req *http.Request) (*http.Response, error) {
 	var header http.Header
 	if p.pools.jar != nil {
 		header = req.Header.Clone() // http.Client adds the jar's cookies to req's
 	}
-	resp, err := p.clients[a.route].Do(req)
+	resp, err := p.clients[a.lane].Do(req)
 	if !errors.Is(err, errResendOverHTTP1) {
 		return resp, err
 	}
@@ -92,8 +92,8 @@ func (p *Pipeline) send(a *attempt, req *http.Request) (*http.Response, error) {
 	if header != nil {
 		again.Header = header
 	}
-	a.mayHandOff.Store(2)
-	return p.clients[recordsRoute].Do(again)
+	a.handOffs.Add(-1) // the guard lets this one in (see guardedPool)
+	return p.clients[recordsLane].Do(again)
 }
 
 // describe names what ended an attempt where the bare error would not: the
@@ -111,50 +111,37 @@ func (p *Pipeline) attemptTimedOut(ctx context.Context, err error) bool {
 	return err != nil && p.attemptTimeout > 0 && ctx.Err() == nil && errors.Is(err, context.DeadlineExceeded)
 }
 
-// call is what a call's attempts add up to.
-type call struct {
-	sent           int       // requests sent, net/http's own resends included
-	mayHaveArrived bool      // some request may have reached the server
-	lastAnswer     *Response // the last non-2xx answer
-	budgetRefused  bool      // the retry budget refused a retry or a resend
-	// closedUnder: the last attempt's connection closed before the body it held back
-	// went out. A reused connection that a server closes is often one of many it
-	// closes at once (a reload), so the next attempt takes a connection of its own.
-	closedUnder bool
-	// unanswered: the last attempt got no answer, or one whose body broke off. An
-	// idempotent request goes out
-	// again over HTTP/1.1, on a connection of its own: a connection that fails
-	// requests (a proxy that reloads and closes its idle connections, or one that
-	// closes a connection after each request without answering the HTTP/2 streams it
-	// accepted, as Caddy 2.6 does) likely has siblings that fail the next one too.
-	unanswered bool
-	// skipExpect: the server did not answer the last attempt's Expect (a 417, or no
-	// "100 Continue": see expectUnwelcome); the next attempt goes without it.
-	skipExpect bool
+// tally is what a call's attempts add up to, and what the next attempt needs of them.
+type tally struct {
+	sent           int     // requests sent, net/http's own resends included
+	mayHaveArrived bool    // some request may have reached the server
+	lastAnswer     *Answer // the last non-2xx answer
+	budgetRefused  bool    // the retry budget refused a retry or a resend
+	freshConn      bool    // the next attempt takes a connection of its own (wantsFreshConn)
+	skipExpect     bool    // the server did not answer the last attempt's Expect
 }
 
 // account adds an attempt to the call.
-func (c *call) account(a *attempt, arrived bool) {
+func (c *tally) account(a *attempt, arrived bool) {
 	c.sent += a.Sends()
 	c.mayHaveArrived = c.mayHaveArrived || arrived
 	c.budgetRefused = c.budgetRefused || a.budgetRefused.Load()
-	c.closedUnder = a.holdsBody && a.answer == nil && a.sends.Load() > 0 && !a.bodyRead.Load()
-	c.unanswered = a.err != nil
+	c.freshConn = a.wantsFreshConn()
 	if a.answer != nil && !isSuccess(a.answer.StatusCode) {
 		c.lastAnswer = a.answer
 	}
 }
 
 // success is the call's answer after a successful attempt.
-func (c *call) success(a *attempt) Response {
+func (c *tally) success(a *attempt) Answer {
 	res := *a.answer
 	res.Attempts, res.MayHaveArrived = c.sent, true
 	return res
 }
 
 // end is how the call ends after attempt a, with err when it got no usable answer: a
-// non-2xx answer is a Response, anything else an *Error that keeps what there is.
-func (c *call) end(ctx context.Context, a *attempt, err error) (Response, error) {
+// non-2xx answer is an Answer, anything else an *Error that keeps what there is.
+func (c *tally) end(ctx context.Context, a *attempt, err error) (Answer, error) {
 	if err == nil {
 		res := *a.answer
 		res.Attempts, res.BudgetRefused, res.MayHaveArrived = c.sent, c.budgetRefused, c.mayHaveArrived
@@ -169,7 +156,7 @@ func (c *call) end(ctx context.Context, a *attempt, err error) (Response, error)
 		last.Attempts, last.MayHaveArrived = c.sent, c.mayHaveArrived
 		e.Last = &last
 	}
-	return Response{}, e
+	return Answer{}, e
 }
 
 // outlasts reports a wait that would end after the context's deadline: it is not

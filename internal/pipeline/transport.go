@@ -34,64 +34,46 @@ func NewTransport() *http.Transport {
 	}
 }
 
-// Pools are the connections of a client and of every client derived from it.
-//
-// Idempotent requests ride the caller's transport (or NewTransport). Record-creating
-// requests ride a copy of it that speaks only HTTP/1.1 and closes connections idle
-// for longer than a bound, because of what net/http resends by itself:
-//
-//   - over HTTP/1.1 it sends a POST again only when nothing of it was written (a
-//     reused connection found closed), which is safe;
-//   - over HTTP/2 it sends a request again after a stream reset with PROTOCOL_ERROR
-//     (golang/go#47635), which may come after the server processed it, and it does
-//     not tell the SDK which reset it saw: a refused stream, which is safe to send
-//     again, looks the same as that one.
-//
-// The short idle bound keeps a purchase off connections a server or proxy is about to
-// close as idle. One it closes all the same as the request goes out (a reload closes
-// every idle connection at once) is harmless: the request holds its body back until
-// the server asks for it (Expect: 100-continue), so a connection closed before that
-// provably carried no purchase. The copy waits ExpectContinueTimeout (at most 1 s)
-// for that ask before it sends the body anyway; a server that never asks costs such
-// waits until the pools stop asking it for a while (see expectSwitch).
-//
-// More routes lead to the HTTP/1.1 pools: an idempotent request that net/http would
-// send again is sent again on the records pool (see attempt.rewind); a record-creating
-// request whose last connection closed under it, and an idempotent one whose last
-// attempt got no answer, go out on a connection of their own (see call).
+// Pools are the connections of a client and of every client derived from it, by
+// lane. Idempotent requests ride the caller's transport (or NewTransport).
+// Record-creating requests ride a copy of it that speaks only HTTP/1.1, because over
+// HTTP/2 net/http resends a request after a stream reset with PROTOCOL_ERROR
+// (golang/go#47635), which may come after the server processed it, and tells no
+// one; over HTTP/1.1 it resends a POST only when nothing of it was written. The copy
+// closes connections idle for longer than a bound, to keep purchases off connections
+// a server is about to close; and a purchase holds its body back (expect.go), so a
+// connection closed under it all the same provably carried nothing.
 //
 // A transport other than an *http.Transport cannot be copied and does not report
-// its connections: every route rides it as it is, a record-creating request is never
+// its connections: every lane rides it as it is, a record-creating request is never
 // resent below the SDK, and no failure but a dial error proves that nothing was sent.
 type Pools struct {
 	idempotent, records http.RoundTripper
 	ownConn             http.RoundTripper // records, but a new connection per request
 	// traced is true when both pools are *http.Transports (records the SDK's
-	// HTTP/1.1 copy): they report the connections a request obtains, so a request
-	// that obtained none provably sent nothing, and records resends nothing that was
-	// written.
-	traced bool
-	// expect says whether record-creating requests ask Expect: 100-continue.
-	expect  *expectSwitch
-	gate    *connGate // of the idempotent pool; nil: none
+	// HTTP/1.1 copy): they report the connections a request obtains, and records
+	// resends nothing that was written.
+	traced  bool
+	expect  *expectSwitch // whether record-creating requests ask Expect
+	gate    *connGate     // of the idempotent pool; nil: none
 	jar     http.CookieJar
 	timeout time.Duration // the *http.Client's, per attempt
 }
 
-// route is the pool a request goes out on.
-type route int
+// lane is the pool an attempt goes out on.
+type lane int
 
 const (
-	idempotentRoute route = iota // Class Idempotent
-	recordsRoute                 // Class CreatesRecord, and idempotent requests sent again
-	ownConnRoute                 // a record-creating request after its connection closed under it
-	routes                       // how many there are
+	idempotentLane lane = iota // Class Idempotent
+	recordsLane                // Class CreatesRecord, and what rewind sends again
+	ownConnLane                // a new connection: the retry after one that failed (wantsFreshConn)
+	lanes                      // how many there are
 )
 
 // NewPools builds the pools of hc (nil: a client on NewTransport). recordIdle bounds
 // how long a record-creating request's connection may have been idle (0: the
-// transport's own bound; negative: none is reused). Over https, the idempotent pool lets its first burst out
-// through a gate (see connGate).
+// transport's own bound; negative: none is reused). Over https, the idempotent pool
+// lets its first burst out through a gate (see connGate).
 func NewPools(hc *http.Client, recordIdle time.Duration, https bool) *Pools {
 	if hc == nil {
 		hc = &http.Client{Transport: NewTransport()}
@@ -144,15 +126,15 @@ func http1Only(t *http.Transport, idle time.Duration) *http.Transport {
 	return c
 }
 
-// roundTrippers are the pools by route, each behind its guard (see guardedPool), the
+// roundTrippers are the pools by lane, each behind its guard (see guardedPool), the
 // idempotent one behind its gate too if it has one.
-func (p *Pools) roundTrippers() [routes]http.RoundTripper {
-	rts := [routes]http.RoundTripper{idempotentRoute: p.idempotent, recordsRoute: p.records, ownConnRoute: p.ownConn}
+func (p *Pools) roundTrippers() [lanes]http.RoundTripper {
+	rts := [lanes]http.RoundTripper{idempotentLane: p.idempotent, recordsLane: p.records, ownConnLane: p.ownConn}
 	if p.gate != nil {
-		rts[idempotentRoute] = gatedTransport{pool: p.idempotent, gate: p.gate}
+		rts[idempotentLane] = gatedTransport{pool: p.idempotent, gate: p.gate}
 	}
-	for r, rt := range rts {
-		rts[r] = guardedPool{pool: rt, traced: p.traced, stripKeys: p.traced && route(r) != idempotentRoute}
+	for l, rt := range rts {
+		rts[l] = guardedPool{pool: rt, traced: p.traced, stripKeys: p.traced && lane(l) != idempotentLane}
 	}
 	return rts
 }
@@ -173,7 +155,7 @@ func (p *Pools) roundTrippers() [routes]http.RoundTripper {
 //     the connections: without it an attempt that sent its request would look as if
 //     it obtained none, and a purchase would be retried. A request that lost it is
 //     refused unsent, with an error that names the cause.
-//   - A request on the HTTP/1.1 routes goes out without an Idempotency-Key or
+//   - A request on the HTTP/1.1 lanes goes out without an Idempotency-Key or
 //     X-Idempotency-Key header: with one, net/http takes a POST for replayable and
 //     resends it after it was written (the interface defines no idempotency key).
 type guardedPool struct {
@@ -195,7 +177,7 @@ func (g guardedPool) RoundTrip(req *http.Request) (*http.Response, error) {
 		return nil, errContextDropped
 	case !ok:
 		return g.pool.RoundTrip(req)
-	case a.handOffs.Add(1) > a.mayHandOff.Load():
+	case a.handOffs.Add(1) > 1:
 		return nil, errSentAgainAbove
 	}
 	if g.stripKeys && (hasKey(req.Header, "Idempotency-Key") || hasKey(req.Header, "X-Idempotency-Key")) {
