@@ -24,26 +24,18 @@ type attempt struct {
 	logs   bool // the attempt is logged (debug level enabled)
 	trace  httptrace.ClientTrace
 
-	// holdsBody: the request asks "Expect: 100-continue" and net/http writes its body
-	// only once the server says to go on (expect.go); bodyRead turns true when net/http
-	// takes the body to write it. Until then the server has the headers at most.
-	holdsBody bool
-	bodyRead  atomic.Bool
-	continued atomic.Bool // the server said "100 Continue"
-	// bodyBeforeAnswer: the body had gone out when the first byte of an answer came.
-	// (net/http also writes it after a final answer, on a connection it keeps: too
-	// late for the server to have used it.)
-	bodyBeforeAnswer atomic.Bool
-	informational    atomic.Bool // a 1xx other than 100 came (a 103): no inference
+	// The held-back body (expect.go): the request asks "Expect: 100-continue";
+	// bodyRead turns true when net/http takes the body to write it; bodyBeforeAnswer
+	// tells whether it had when the first byte of an answer came.
+	holdsBody                                            bool
+	bodyRead, continued, bodyBeforeAnswer, informational atomic.Bool
 
 	sends    atomic.Int32 // connections obtained: each one carried the request
 	handOffs atomic.Int32 // requests handed to the pools (see guardedPool)
 	resends  atomic.Int32 // times net/http asked to send the request again
-	// answered: the pool returned an answer (see guardedPool); net/http resends
-	// nothing after that, and asks for the body only to follow a redirect (which the
-	// client refuses).
-	answered      atomic.Bool
-	budgetRefused atomic.Bool          // a resend was refused: the budget is spent
+	answered atomic.Bool  // the pool returned an answer (see guardedPool)
+	// budgetRefused: a resend was refused, the budget being spent.
+	budgetRefused atomic.Bool
 	newBody       func() io.ReadCloser // a fresh copy of the request's body; nil: none
 
 	// What came back: an answer whose body was read, or err.
@@ -117,7 +109,7 @@ func (a *attempt) rewind() (io.ReadCloser, error) {
 	if why != "" {
 		return nil, fmt.Errorf("%w: %s", errResendRefused, why)
 	}
-	a.logResend()
+	a.log(context.Background(), a.number+int(a.sends.Load())-1, slog.String("error", "no answer: the request is sent again"))
 	if a.r.Class == Idempotent && traced {
 		return nil, errResendOverHTTP1
 	}
@@ -163,38 +155,23 @@ func (a *attempt) wantsFreshConn() bool {
 	return a.holdsBody && a.answer == nil && a.sends.Load() > 0 && !a.bodyRead.Load()
 }
 
-// logResend logs a send that failed and that is made again. Like every line
-// the pipeline logs, it names method, path and attempt, never a header, a body or a
-// query.
-func (a *attempt) logResend() {
-	if !a.logs {
-		return
-	}
-	attrs := a.logAttrs(a.number + int(a.sends.Load()) - 1)
-	attrs = append(attrs, slog.String("error", "no answer: the request is sent again"))
-	a.p.cfg.Logger.LogAttrs(context.Background(), slog.LevelDebug, "insurance: http attempt", attrs...)
-}
-
 // logEnd logs the attempt's last send and how it ended.
 func (a *attempt) logEnd(ctx context.Context) {
-	if !a.logs {
-		return
+	switch {
+	case !a.logs:
+	case a.err != nil:
+		a.log(ctx, a.number+a.Sends()-1, slog.String("error", unwrapURLError(a.err).Error()))
+	default:
+		a.log(ctx, a.number+a.Sends()-1, slog.Int("status", a.answer.StatusCode))
 	}
-	attrs := a.logAttrs(a.number + a.Sends() - 1)
-	if a.err != nil {
-		attrs = append(attrs, slog.String("error", unwrapURLError(a.err).Error()))
-	} else {
-		attrs = append(attrs, slog.Int("status", a.answer.StatusCode))
-	}
-	a.p.cfg.Logger.LogAttrs(ctx, slog.LevelDebug, "insurance: http attempt", attrs...)
 }
 
-func (a *attempt) logAttrs(request int) []slog.Attr {
-	return []slog.Attr{
-		slog.String("method", a.r.Method),
-		slog.String("path", a.r.Path),
-		slog.Int("attempt", request),
-		slog.Duration("latency", time.Since(a.start)),
+// log writes a debug line about request n of the call: method, path, attempt and
+// latency, never a header, a body or a query, and its outcome.
+func (a *attempt) log(ctx context.Context, n int, outcome slog.Attr) {
+	if a.logs {
+		a.p.cfg.Logger.LogAttrs(ctx, slog.LevelDebug, "insurance: http attempt", slog.String("method", a.r.Method),
+			slog.String("path", a.r.Path), slog.Int("attempt", n), slog.Duration("latency", time.Since(a.start)), outcome)
 	}
 }
 

@@ -32,8 +32,12 @@ func newConnGate(maxWait time.Duration) *connGate {
 func (g *connGate) open() { g.once.Do(func() { close(g.up) }) }
 
 // roundTrip sends req on rt, first waiting, while the gate is not open yet, for the
-// pool's first connection or for the turn to make it, at most maxWait.
+// pool's first connection or for the turn to make it, at most maxWait. A nil gate
+// waits for nothing.
 func (g *connGate) roundTrip(rt http.RoundTripper, req *http.Request) (*http.Response, error) {
+	if g == nil {
+		return rt.RoundTrip(req)
+	}
 	select {
 	case <-g.up:
 		return rt.RoundTrip(req)
@@ -51,15 +55,4 @@ func (g *connGate) roundTrip(rt http.RoundTripper, req *http.Request) (*http.Res
 		return nil, req.Context().Err()
 	}
 	return rt.RoundTrip(req)
-}
-
-// gatedTransport sends attempts on a pool through the pool's gate.
-type gatedTransport struct {
-	pool http.RoundTripper
-	gate *connGate
-}
-
-// RoundTrip sends one attempt.
-func (t gatedTransport) RoundTrip(req *http.Request) (*http.Response, error) {
-	return t.gate.roundTrip(t.pool, req)
 }

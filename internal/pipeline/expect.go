@@ -11,13 +11,13 @@ import (
 
 // A record-creating request asks "Expect: 100-continue" and holds its body back
 // until the server asks for it: a connection that closes before that (a proxy
-// reloading) carried the request's headers at most, so the request was provably not
-// processed and may be made again. This file holds what the attempt watches for
-// that, what the server's answers prove, and when the pools stop asking.
+// reloading) carried the headers at most, so the request was provably not processed.
 
-// holdBack makes the attempt's request hold its body back until the server asks for
-// it (see holdsBody), and watches what the server says meanwhile. It runs before the
-// trace goes into the request's context, so that a caller's own hooks compose.
+// holdBack makes the attempt's request hold its body back, and watches what the
+// server says meanwhile: "100 Continue", a 103, the first byte of an answer (net/http
+// also writes the body after a final answer, on a connection it keeps: too late for
+// the server to have used it). It runs before the trace goes into the request's
+// context, so that a caller's own hooks compose.
 func (a *attempt) holdBack() {
 	a.holdsBody = true
 	a.trace.Got100Continue = func() { a.continued.Store(true) }

@@ -56,10 +56,7 @@ func ParseRetryAfter(v string, now time.Time) (time.Duration, bool) {
 		if secs < 0 {
 			return 0, false
 		}
-		if secs > int64(time.Duration(1<<62)/time.Second) {
-			secs = int64(time.Duration(1<<62) / time.Second)
-		}
-		return time.Duration(secs) * time.Second, true
+		return time.Duration(min(secs, int64(time.Duration(1<<62)/time.Second))) * time.Second, true
 	}
 	if at, err := http.ParseTime(v); err == nil {
 		return max(at.Sub(now), 0), true

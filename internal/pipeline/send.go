@@ -31,7 +31,7 @@ func (p *Pipeline) Send(ctx context.Context, r *Request) (Answer, error) {
 
 		if a.err == nil && isSuccess(a.answer.StatusCode) {
 			p.budget.Succeeded(retries > 0)
-			return c.success(a), nil
+			return c.end(ctx, a, nil)
 		}
 
 		wait := p.wait(retries, a.answer)
@@ -132,15 +132,8 @@ func (c *tally) account(a *attempt, arrived bool) {
 	}
 }
 
-// success is the call's answer after a successful attempt.
-func (c *tally) success(a *attempt) Answer {
-	res := *a.answer
-	res.Attempts, res.MayHaveArrived = c.sent, true
-	return res
-}
-
-// end is how the call ends after attempt a, with err when it got no usable answer: a
-// non-2xx answer is an Answer, anything else an *Error that keeps what there is.
+// end is how the call ends after attempt a, with err when it got no usable answer: an
+// answer (2xx or not) is an Answer, anything else an *Error that keeps what there is.
 func (c *tally) end(ctx context.Context, a *attempt, err error) (Answer, error) {
 	if err == nil {
 		res := *a.answer

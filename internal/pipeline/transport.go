@@ -127,40 +127,30 @@ func http1Only(t *http.Transport, idle time.Duration) *http.Transport {
 }
 
 // roundTrippers are the pools by lane, each behind its guard (see guardedPool), the
-// idempotent one behind its gate too if it has one.
+// idempotent one through its gate too if it has one.
 func (p *Pools) roundTrippers() [lanes]http.RoundTripper {
-	rts := [lanes]http.RoundTripper{idempotentLane: p.idempotent, recordsLane: p.records, ownConnLane: p.ownConn}
-	if p.gate != nil {
-		rts[idempotentLane] = gatedTransport{pool: p.idempotent, gate: p.gate}
+	return [lanes]http.RoundTripper{
+		idempotentLane: guardedPool{pool: p.idempotent, traced: p.traced, gate: p.gate},
+		recordsLane:    guardedPool{pool: p.records, traced: p.traced, stripKeys: p.traced},
+		ownConnLane:    guardedPool{pool: p.ownConn, traced: p.traced, stripKeys: p.traced},
 	}
-	for l, rt := range rts {
-		rts[l] = guardedPool{pool: rt, traced: p.traced, stripKeys: p.traced && lane(l) != idempotentLane}
-	}
-	return rts
 }
 
 // guardedPool stands between a caller's attempt middleware and a pool, and keeps
-// what the middleware could break:
-//
-//   - It lets in each request the attempt sends, and no more: middleware that sends
-//     a request again by itself is refused, as the first may have been processed
-//     (the SDK retries what may be retried).
-//   - It marks the attempt answered once the pool returned a response: a transport
-//     sends nothing more for a request after that, and only http.Client asks for its
-//     body again, to follow a redirect it then refuses (see attempt.rewind).
-//
-// On traced pools also:
-//
-//   - The request must still carry its attempt's context, whose ClientTrace counts
-//     the connections: without it an attempt that sent its request would look as if
-//     it obtained none, and a purchase would be retried. A request that lost it is
-//     refused unsent, with an error that names the cause.
-//   - A request on the HTTP/1.1 lanes goes out without an Idempotency-Key or
-//     X-Idempotency-Key header: with one, net/http takes a POST for replayable and
-//     resends it after it was written (the interface defines no idempotency key).
+// what the middleware could break. It lets in each request the attempt sends and no
+// more: middleware that sends a request again by itself is refused, as the first may
+// have been processed. It marks the attempt answered once the pool returned a
+// response: nothing is resent after that, and only http.Client asks for the body
+// again, to follow a redirect it then refuses. On traced pools, a request must still
+// carry its attempt's context, whose trace counts the connections (without it a
+// purchase that was sent would look unsent, and be retried): one that lost it is
+// refused unsent. And on the HTTP/1.1 lanes a request goes out without an
+// Idempotency-Key or X-Idempotency-Key header: with one, net/http takes a POST for
+// replayable and resends it after it was written.
 type guardedPool struct {
 	pool              http.RoundTripper
 	traced, stripKeys bool
+	gate              *connGate // nil: none
 }
 
 // errContextDropped refuses a request whose context no longer carries its attempt.
@@ -185,7 +175,7 @@ func (g guardedPool) RoundTrip(req *http.Request) (*http.Response, error) {
 		req.Header.Del("Idempotency-Key")
 		req.Header.Del("X-Idempotency-Key")
 	}
-	resp, err := g.pool.RoundTrip(req)
+	resp, err := g.gate.roundTrip(g.pool, req)
 	if err == nil {
 		a.answered.Store(true)
 	}
