@@ -10,6 +10,8 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/partnerinsure/insurance-go/internal/wiretest"
 )
 
 // BenchmarkPaired times the SDK and the hand-written client call by call in turn, in
@@ -21,7 +23,7 @@ func BenchmarkPaired(b *testing.B) {
 	srv := benchServer(b)
 	c := benchClient(b, srv.URL)
 	h := newHandWritten(srv.URL)
-	quote, purchase := fullTravelQuote(), fullTuitionPurchase()
+	quote, purchase := wiretest.FullTravelQuote(), wiretest.FullTuitionPurchase()
 	calls := []struct {
 		name      string
 		sdk, hand func(ctx context.Context) error

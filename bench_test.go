@@ -18,6 +18,7 @@ import (
 
 	"github.com/partnerinsure/insurance-go"
 	"github.com/partnerinsure/insurance-go/internal/pipeline"
+	"github.com/partnerinsure/insurance-go/internal/wiretest"
 )
 
 // The benchmarks compare each SDK call with a careful hand-written net/http +
@@ -86,7 +87,7 @@ func (h *handWritten) do(ctx context.Context, method, path string, in, out any) 
 		req.Header.Set("Content-Type", "application/json")
 	}
 	req.Header.Set("User-Agent", "hand-written/1.0")
-	req.SetBasicAuth(testClientID, testClientSecret)
+	req.SetBasicAuth(wiretest.ClientID, wiretest.ClientSecret)
 	resp, err := h.hc.Do(req)
 	if err != nil {
 		return err
@@ -120,7 +121,7 @@ type handProducts struct {
 
 func benchClient(b *testing.B, url string) *insurance.Client {
 	b.Helper()
-	c, err := insurance.NewClient(url, insurance.WithCredentials(testClientID, testClientSecret))
+	c, err := insurance.NewClient(url, insurance.WithCredentials(wiretest.ClientID, wiretest.ClientSecret))
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -154,7 +155,7 @@ func benchCall(b *testing.B, call func(ctx context.Context) error) {
 
 func BenchmarkQuoteTravel(b *testing.B) {
 	srv := benchServer(b)
-	req := fullTravelQuote()
+	req := wiretest.FullTravelQuote()
 	b.Run("sdk", func(b *testing.B) {
 		c := benchClient(b, srv.URL)
 		benchCall(b, func(ctx context.Context) error { _, err := c.QuoteTravel(ctx, req); return err })
@@ -170,7 +171,7 @@ func BenchmarkQuoteTravel(b *testing.B) {
 
 func BenchmarkPurchaseTuition(b *testing.B) {
 	srv := benchServer(b)
-	req := fullTuitionPurchase()
+	req := wiretest.FullTuitionPurchase()
 	b.Run("sdk", func(b *testing.B) {
 		c := benchClient(b, srv.URL)
 		benchCall(b, func(ctx context.Context) error { _, err := c.PurchaseTuition(ctx, req); return err })
@@ -216,10 +217,10 @@ func BenchmarkClientOverhead(b *testing.B) {
 			Body: io.NopCloser(bytes.NewReader(answer)), ContentLength: int64(len(answer)),
 		}, nil
 	})
-	req := fullTravelQuote()
+	req := wiretest.FullTravelQuote()
 	ctx := context.Background()
 	b.Run("sdk", func(b *testing.B) {
-		c, err := insurance.NewClient(testBaseURL, insurance.WithCredentials(testClientID, testClientSecret),
+		c, err := insurance.NewClient(wiretest.BaseURL, insurance.WithCredentials(wiretest.ClientID, wiretest.ClientSecret),
 			insurance.WithHTTPClient(&http.Client{Transport: transport}))
 		if err != nil {
 			b.Fatal(err)
@@ -232,7 +233,7 @@ func BenchmarkClientOverhead(b *testing.B) {
 		}
 	})
 	b.Run("hand", func(b *testing.B) {
-		h := &handWritten{base: testBaseURL, hc: &http.Client{Transport: transport}}
+		h := &handWritten{base: wiretest.BaseURL, hc: &http.Client{Transport: transport}}
 		b.ReportAllocs()
 		for b.Loop() {
 			var q handQuote
@@ -306,7 +307,7 @@ func trusting(srv *httptest.Server) *tls.Config {
 // on, as a careful engineer talking to an HTTP/2 service would. It reports the
 // connections the server accepted and the share of requests that came over HTTP/2.
 func BenchmarkQuoteTravelTLS(b *testing.B) {
-	req := fullTravelQuote()
+	req := wiretest.FullTravelQuote()
 	run := func(b *testing.B, call func(ctx context.Context) error) {
 		b.ReportAllocs()
 		b.SetParallelism(64 / max(1, runtimeGOMAXPROCS()))
@@ -324,10 +325,10 @@ func BenchmarkQuoteTravelTLS(b *testing.B) {
 		b.ReportMetric(float64(h2.Load())/float64(b.N), "h2/op")
 	}
 	b.Run("sdk", func(b *testing.B) {
-		srv, opened, h2 := countingTLSServer(b, true, benchQuoteBody)
+		srv, opened, h2 := wiretest.CountingTLSServer(b, true, benchQuoteBody)
 		transport := pipeline.NewTransport()
 		transport.TLSClientConfig = trusting(srv)
-		c, err := insurance.NewClient(srv.URL, insurance.WithCredentials(testClientID, testClientSecret),
+		c, err := insurance.NewClient(srv.URL, insurance.WithCredentials(wiretest.ClientID, wiretest.ClientSecret),
 			insurance.WithHTTPClient(&http.Client{Transport: transport}))
 		if err != nil {
 			b.Fatal(err)
@@ -336,7 +337,7 @@ func BenchmarkQuoteTravelTLS(b *testing.B) {
 		report(b, opened, h2)
 	})
 	b.Run("hand", func(b *testing.B) {
-		srv, opened, h2 := countingTLSServer(b, true, benchQuoteBody)
+		srv, opened, h2 := wiretest.CountingTLSServer(b, true, benchQuoteBody)
 		h := newHandWritten(srv.URL)
 		transport := h.hc.Transport.(*http.Transport)
 		transport.TLSClientConfig = trusting(srv)

@@ -13,6 +13,7 @@ import (
 
 	"github.com/partnerinsure/insurance-go"
 	"github.com/partnerinsure/insurance-go/internal/pipeline"
+	"github.com/partnerinsure/insurance-go/internal/wiretest"
 )
 
 // The TLS benchmarks price the protocol choice of issue 19: quotes ride HTTP/2 over
@@ -70,7 +71,7 @@ func newTLSPair(b *testing.B, srv *httptest.Server) *tlsPair {
 	b.Helper()
 	transport := pipeline.NewTransport()
 	transport.TLSClientConfig = trusting(srv)
-	c, err := insurance.NewClient(srv.URL, insurance.WithCredentials(testClientID, testClientSecret),
+	c, err := insurance.NewClient(srv.URL, insurance.WithCredentials(wiretest.ClientID, wiretest.ClientSecret),
 		insurance.WithHTTPClient(&http.Client{Transport: transport}))
 	if err != nil {
 		b.Fatal(err)
@@ -79,7 +80,7 @@ func newTLSPair(b *testing.B, srv *httptest.Server) *tlsPair {
 	ht := h.hc.Transport.(*http.Transport)
 	ht.TLSClientConfig = trusting(srv)
 	ht.ForceAttemptHTTP2 = true
-	quote, purchase := fullTravelQuote(), fullTuitionPurchase()
+	quote, purchase := wiretest.FullTravelQuote(), wiretest.FullTuitionPurchase()
 	return &tlsPair{sdk: c, hand: h, calls: map[string][2]func(context.Context) error{
 		"QuoteTravel": {
 			func(ctx context.Context) error { _, err := c.QuoteTravel(ctx, quote); return err },

@@ -10,45 +10,46 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/partnerinsure/insurance-go"
+	"github.com/partnerinsure/insurance-go/internal/wiretest"
 )
 
 // TestEndpointWire checks, for every endpoint, the method, path, the one auth header,
 // Accept and Content-Type, the exact JSON body of a fully populated request, and the
 // raw answer kept on the result.
 func TestEndpointWire(t *testing.T) {
-	for _, ep := range endpoints() {
-		t.Run(ep.name, func(t *testing.T) {
+	for _, ep := range wiretest.Endpoints() {
+		t.Run(ep.Name, func(t *testing.T) {
 			t.Parallel()
-			c, mt := newMockClient(t)
-			var rec recorder
-			mt.RegisterResponder(ep.method, testBaseURL+ep.path, rec.respond(ep.status, fixture(t, ep.response)))
+			c, mt := wiretest.NewMockClient(t)
+			var rec wiretest.Recorder
+			mt.RegisterResponder(ep.Method, wiretest.BaseURL+ep.Path, rec.Respond(ep.Status, wiretest.Fixture(t, ep.Response)))
 
-			result, err := ep.call(context.Background(), c)
+			result, err := ep.Call(context.Background(), c)
 			require.NoError(t, err)
 
-			got := rec.only(t)
-			assert.Equal(t, ep.method, got.Method)
-			assert.Equal(t, ep.path, got.Path)
-			assert.Equal(t, ep.authValue, got.Header.Get(ep.authHeader))
+			got := only(t, &rec)
+			assert.Equal(t, ep.Method, got.Method)
+			assert.Equal(t, ep.Path, got.Path)
+			assert.Equal(t, ep.AuthValue, got.Header.Get(ep.AuthHeader))
 			other := insurance.HeaderClientID
-			if ep.authHeader == insurance.HeaderClientID {
+			if ep.AuthHeader == insurance.HeaderClientID {
 				other = "Authorization"
 			}
 			assert.Empty(t, got.Header.Values(other), "exactly one auth scheme per request: %s must not be sent", other)
-			assert.Len(t, got.Header.Values(ep.authHeader), 1)
+			assert.Len(t, got.Header.Values(ep.AuthHeader), 1)
 			assert.Equal(t, "application/json", got.Header.Get("Accept"))
 			assert.Regexp(t, `^insurance-go/\S+ go/go\S+$`, got.Header.Get("User-Agent"))
-			if ep.request == "" {
+			if ep.Request == "" {
 				assert.Empty(t, got.Body)
 				assert.Empty(t, got.Header.Get("Content-Type"))
 			} else {
 				assert.Equal(t, "application/json", got.Header.Get("Content-Type"))
-				assert.JSONEq(t, fixture(t, ep.request), string(got.Body))
+				assert.JSONEq(t, wiretest.Fixture(t, ep.Request), string(got.Body))
 			}
 
 			meta := responseOf(t, result)
-			assert.Equal(t, ep.status, meta.StatusCode)
-			assert.JSONEq(t, fixture(t, ep.response), string(meta.Raw))
+			assert.Equal(t, ep.Status, meta.StatusCode)
+			assert.JSONEq(t, wiretest.Fixture(t, ep.Response), string(meta.Raw))
 			assert.Equal(t, "req_test_1", meta.RequestID())
 		})
 	}
@@ -87,7 +88,7 @@ func TestDoAnswersWithoutABody(t *testing.T) {
 		w.WriteHeader(http.StatusOK)
 	}))
 	defer srv.Close()
-	c := newLoopbackClient(t, srv.URL)
+	c := wiretest.NewLoopbackClient(t, srv.URL)
 
 	for _, method := range []string{http.MethodHead, http.MethodDelete} {
 		resp, err := c.Do(context.Background(), method, "/v1/things/1", insurance.AuthBasic, nil, nil)
@@ -97,7 +98,7 @@ func TestDoAnswersWithoutABody(t *testing.T) {
 }
 
 func TestDoRefusesWhatIsNotAMethod(t *testing.T) {
-	c, mt := newMockClient(t)
+	c, mt := wiretest.NewMockClient(t)
 	for _, method := range []string{"", "GET /x"} {
 		_, err := c.Do(context.Background(), method, "/v1/things", insurance.AuthBasic, nil, nil)
 		var valErr *insurance.ValidationError
@@ -108,7 +109,7 @@ func TestDoRefusesWhatIsNotAMethod(t *testing.T) {
 
 func TestValidationSendsNothing(t *testing.T) {
 	onboard := func(mutate func(*insurance.OnboardPartnerRequest)) *insurance.OnboardPartnerRequest {
-		r := fullOnboardPartner()
+		r := wiretest.FullOnboardPartner()
 		mutate(r)
 		return r
 	}
@@ -130,7 +131,7 @@ func TestValidationSendsNothing(t *testing.T) {
 			return err
 		}, []string{"administrative_email_address"}},
 		{"gap-medical purchase without quote and token", func(ctx context.Context, c *insurance.Client) error {
-			_, err := c.PurchaseGapMedical(ctx, testCustomerSecret, &insurance.GapMedicalPurchaseRequest{})
+			_, err := c.PurchaseGapMedical(ctx, wiretest.CustomerSecret, &insurance.GapMedicalPurchaseRequest{})
 			return err
 		}, []string{"quote_id", "payment_method.token"}},
 		{"customer secret without email", func(ctx context.Context, c *insurance.Client) error {
@@ -149,9 +150,9 @@ func TestValidationSendsNothing(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			c, mt := newMockClient(t)
-			var rec recorder
-			mt.RegisterNoResponder(rec.respond(200, `{}`))
+			c, mt := wiretest.NewMockClient(t)
+			var rec wiretest.Recorder
+			mt.RegisterNoResponder(rec.Respond(200, `{}`))
 
 			err := tt.call(context.Background(), c)
 			var verr *insurance.ValidationError
@@ -159,7 +160,7 @@ func TestValidationSendsNothing(t *testing.T) {
 			for _, f := range tt.fields {
 				assert.Contains(t, err.Error(), f)
 			}
-			assert.Equal(t, 0, rec.count(), "nothing may be sent")
+			assert.Equal(t, 0, rec.Count(), "nothing may be sent")
 		})
 	}
 }

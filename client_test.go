@@ -21,6 +21,7 @@ import (
 
 	"github.com/partnerinsure/insurance-go"
 	"github.com/partnerinsure/insurance-go/internal/pipeline"
+	"github.com/partnerinsure/insurance-go/internal/wiretest"
 )
 
 func TestNewClientChecksTheBaseURL(t *testing.T) {
@@ -79,17 +80,17 @@ func TestNewClientChecksTheBaseURL(t *testing.T) {
 
 func TestNewClientFromEnv(t *testing.T) {
 	t.Run("full credentials", func(t *testing.T) {
-		t.Setenv(insurance.EnvBaseURL, testBaseURL)
-		t.Setenv(insurance.EnvClientID, testClientID)
-		t.Setenv(insurance.EnvClientSecret, testClientSecret)
+		t.Setenv(insurance.EnvBaseURL, wiretest.BaseURL)
+		t.Setenv(insurance.EnvClientID, wiretest.ClientID)
+		t.Setenv(insurance.EnvClientSecret, wiretest.ClientSecret)
 		c, err := insurance.NewClientFromEnv()
 		require.NoError(t, err)
-		assert.Equal(t, testBaseURL, c.BaseURL())
-		assert.Contains(t, fmt.Sprintf("%v", c), `ClientID: "`+testClientID+`"`)
+		assert.Equal(t, wiretest.BaseURL, c.BaseURL())
+		assert.Contains(t, fmt.Sprintf("%v", c), `ClientID: "`+wiretest.ClientID+`"`)
 	})
 	t.Run("client id only", func(t *testing.T) {
-		t.Setenv(insurance.EnvBaseURL, testBaseURL)
-		t.Setenv(insurance.EnvClientID, testClientID)
+		t.Setenv(insurance.EnvBaseURL, wiretest.BaseURL)
+		t.Setenv(insurance.EnvClientID, wiretest.ClientID)
 		t.Setenv(insurance.EnvClientSecret, "")
 		c, err := insurance.NewClientFromEnv()
 		require.NoError(t, err)
@@ -102,15 +103,15 @@ func TestNewClientFromEnv(t *testing.T) {
 		assert.ErrorContains(t, err, insurance.EnvBaseURL)
 	})
 	t.Run("secret without id", func(t *testing.T) {
-		t.Setenv(insurance.EnvBaseURL, testBaseURL)
+		t.Setenv(insurance.EnvBaseURL, wiretest.BaseURL)
 		t.Setenv(insurance.EnvClientID, "")
-		t.Setenv(insurance.EnvClientSecret, testClientSecret)
+		t.Setenv(insurance.EnvClientSecret, wiretest.ClientSecret)
 		_, err := insurance.NewClientFromEnv()
 		assert.ErrorContains(t, err, insurance.EnvClientID)
-		assert.NotContains(t, err.Error(), testClientSecret)
+		assert.NotContains(t, err.Error(), wiretest.ClientSecret)
 	})
 	t.Run("options win over the environment", func(t *testing.T) {
-		t.Setenv(insurance.EnvBaseURL, testBaseURL)
+		t.Setenv(insurance.EnvBaseURL, wiretest.BaseURL)
 		t.Setenv(insurance.EnvClientID, "from-env")
 		t.Setenv(insurance.EnvClientSecret, "env-secret")
 		c, err := insurance.NewClientFromEnv(insurance.WithClientID("from-option"))
@@ -164,7 +165,7 @@ func newAgencyServer(t *testing.T) *agencyServer {
 
 // agencyQuote is a quote a platform makes for an agency, naming it in its metadata.
 func agencyQuote(agency string) *insurance.TravelQuoteRequest {
-	q := fullTravelQuote()
+	q := wiretest.FullTravelQuote()
 	q.QuoteID = ""
 	q.Metadata = map[string]any{"agency": agency}
 	return q
@@ -199,7 +200,7 @@ func TestFiftyDerivedClientsShareOnePool(t *testing.T) {
 		return runtime.NumGoroutine(), m.HeapInuse >> 10
 	}
 	shared := newAgencyServer(t)
-	parent := newLoopbackClient(t, shared.URL)
+	parent := wiretest.NewLoopbackClient(t, shared.URL)
 	derived := make([]*insurance.Client, 50)
 	g0, h0 := idle()
 	for i := range derived {
@@ -213,7 +214,7 @@ func TestFiftyDerivedClientsShareOnePool(t *testing.T) {
 	apart := newAgencyServer(t)
 	separate := make([]*insurance.Client, 50)
 	for i := range separate {
-		separate[i] = newLoopbackClient(t, apart.URL, agencyCredentials(i))
+		separate[i] = wiretest.NewLoopbackClient(t, apart.URL, agencyCredentials(i))
 	}
 	quoteFor200(t, func(agency int) *insurance.Client { return separate[agency] })
 	gApart, hApart := idle()
@@ -247,20 +248,20 @@ func TestFiftyDerivedClientsShareOnePool(t *testing.T) {
 // With leaves the Client it derives from unchanged: the derived one sends its own
 // credentials, the parent still its own.
 func TestWithLeavesTheParentUnchanged(t *testing.T) {
-	c, mt := newMockClient(t)
+	c, mt := wiretest.NewMockClient(t)
 	var auth []string
-	mt.RegisterResponder("POST", testBaseURL+"/v1/quote/travel", func(r *http.Request) (*http.Response, error) {
+	mt.RegisterResponder("POST", wiretest.BaseURL+"/v1/quote/travel", func(r *http.Request) (*http.Response, error) {
 		auth = append(auth, r.Header.Get("Authorization")+"|"+r.Header.Get(insurance.HeaderClientID))
 		return httpmock.NewStringResponse(201, `{"quote_id":"q_1"}`), nil
 	})
 	public, err := c.With(insurance.WithClientID("ci_public"))
 	require.NoError(t, err)
 
-	_, err = public.QuoteTravel(context.Background(), fullTravelQuote())
+	_, err = public.QuoteTravel(context.Background(), wiretest.FullTravelQuote())
 	require.NoError(t, err)
-	_, err = c.QuoteTravel(context.Background(), fullTravelQuote())
+	_, err = c.QuoteTravel(context.Background(), wiretest.FullTravelQuote())
 	require.NoError(t, err)
-	assert.Equal(t, []string{"|ci_public", testBasicHeader + "|"}, auth)
+	assert.Equal(t, []string{"|ci_public", wiretest.BasicHeader + "|"}, auth)
 	_, err = public.ListProducts(context.Background())
 	assert.ErrorIs(t, err, insurance.ErrMissingCredentials, "WithClientID dropped the secret in the derived client only")
 }
@@ -272,9 +273,9 @@ func TestEmptyCredentialsAreMissingCredentials(t *testing.T) {
 		insurance.WithCredentials("", "secret"),
 		insurance.WithClientID(""),
 	} {
-		_, err := insurance.NewClient(testBaseURL, opt)
+		_, err := insurance.NewClient(wiretest.BaseURL, opt)
 		assert.ErrorIs(t, err, insurance.ErrMissingCredentials)
-		c, _ := newMockClient(t)
+		c, _ := wiretest.NewMockClient(t)
 		_, err = c.With(opt)
 		assert.ErrorIs(t, err, insurance.ErrMissingCredentials)
 	}
@@ -283,7 +284,7 @@ func TestEmptyCredentialsAreMissingCredentials(t *testing.T) {
 // WithHTTPClient gives a derived client pools of its own: its requests no longer go
 // through the parent's transport.
 func TestWithHTTPClientGivesADerivedClientItsOwnPools(t *testing.T) {
-	parent, parentMock := newMockClient(t)
+	parent, parentMock := wiretest.NewMockClient(t)
 	parentMock.RegisterNoResponder(func(*http.Request) (*http.Response, error) {
 		return httpmock.NewStringResponse(201, `{"quote_id":"q_p"}`), nil
 	})
@@ -294,7 +295,7 @@ func TestWithHTTPClientGivesADerivedClientItsOwnPools(t *testing.T) {
 
 	derived, err := parent.With(insurance.WithHTTPClient(&http.Client{Transport: ownMock}))
 	require.NoError(t, err)
-	q, err := derived.QuoteTravel(context.Background(), fullTravelQuote())
+	q, err := derived.QuoteTravel(context.Background(), wiretest.FullTravelQuote())
 	require.NoError(t, err)
 	assert.Equal(t, "q_own", q.QuoteID)
 	assert.Zero(t, parentMock.GetTotalCallCount())
@@ -314,20 +315,20 @@ func (o *countingObserver) EndCall(context.Context, insurance.CallInfo, insuranc
 // replace them: one observer, one span, per call.
 func TestObserversCarryOverUnlessReplaced(t *testing.T) {
 	inherited, replacing := &countingObserver{}, &countingObserver{}
-	parent, mt := newMockClient(t, insurance.WithObserver(inherited))
+	parent, mt := wiretest.NewMockClient(t, insurance.WithObserver(inherited))
 	mt.RegisterNoResponder(func(*http.Request) (*http.Response, error) {
 		return httpmock.NewStringResponse(201, `{"quote_id":"q_1"}`), nil
 	})
 
 	same, err := parent.With(insurance.WithUserAgent("agency-1"))
 	require.NoError(t, err)
-	_, err = same.QuoteTravel(context.Background(), fullTravelQuote())
+	_, err = same.QuoteTravel(context.Background(), wiretest.FullTravelQuote())
 	require.NoError(t, err)
 	assert.EqualValues(t, 1, inherited.calls.Load())
 
 	other, err := parent.With(insurance.WithObserver(replacing))
 	require.NoError(t, err)
-	_, err = other.QuoteTravel(context.Background(), fullTravelQuote())
+	_, err = other.QuoteTravel(context.Background(), wiretest.FullTravelQuote())
 	require.NoError(t, err)
 	assert.EqualValues(t, 1, inherited.calls.Load(), "replaced")
 	assert.EqualValues(t, 1, replacing.calls.Load())
@@ -337,11 +338,11 @@ func TestObserversCarryOverUnlessReplaced(t *testing.T) {
 // calls only: its quotes still ride the parent's connections.
 func TestWithRecordIdleTimeoutKeepsTheSharedQuotePool(t *testing.T) {
 	srv := newAgencyServer(t)
-	parent := newLoopbackClient(t, srv.URL)
+	parent := wiretest.NewLoopbackClient(t, srv.URL)
 	derived, err := parent.With(insurance.WithRecordIdleTimeout(insurance.RecordKeepAliveOff))
 	require.NoError(t, err)
 	for _, c := range []*insurance.Client{parent, derived, parent, derived} {
-		_, err := c.QuoteTravel(context.Background(), agencyQuote(testClientID))
+		_, err := c.QuoteTravel(context.Background(), agencyQuote(wiretest.ClientID))
 		require.NoError(t, err)
 	}
 	assert.EqualValues(t, 1, srv.opened.Load(), "one connection for both clients' quotes")

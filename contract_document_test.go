@@ -11,6 +11,7 @@ import (
 
 	"github.com/partnerinsure/insurance-go"
 	"github.com/partnerinsure/insurance-go/internal/contracttest"
+	"github.com/partnerinsure/insurance-go/internal/wiretest"
 )
 
 // TestDocumentExamplesUseOnlyNamedFields: a mock server (Prism's static mode) answers
@@ -73,7 +74,7 @@ func TestDocumentRefusesWhatTheInterfaceDoesNot(t *testing.T) {
 	c := contracttest.Interface(t)
 	basic := func(method, path, body string) sent {
 		s := sent{Method: method, Path: path, Header: http.Header{}, Body: []byte(body)}
-		s.Header.Set("Authorization", testBasicHeader)
+		s.Header.Set("Authorization", wiretest.BasicHeader)
 		if body != "" {
 			s.Header.Set("Content-Type", "application/json")
 		}
@@ -99,7 +100,7 @@ func TestDocumentRefusesWhatTheInterfaceDoesNot(t *testing.T) {
 		{"a travel quote without a body", basic("POST", "/v1/quote/travel", ``)},
 		{"a travel quote without credentials", withHeader(basic("POST", "/v1/quote/travel", `{}`), "Accept", "application/json")},
 		{"Basic on the gap-medical quote", basic("POST", "/v1/quote/gap-medical", `{}`)},
-		{"Bearer beside the client id header", withHeader(withHeader(basic("POST", "/v1/purchase/gap-medical", `{}`), "Authorization", "Bearer cus_sec_1"), insurance.HeaderClientID, testClientID)},
+		{"Bearer beside the client id header", withHeader(withHeader(basic("POST", "/v1/purchase/gap-medical", `{}`), "Authorization", "Bearer cus_sec_1"), insurance.HeaderClientID, wiretest.ClientID)},
 		{"a product line the interface does not show", basic("POST", "/v1/quote/pet", `{}`)},
 		{"a sandbox control", basic("POST", "/sandbox/reset", `{}`)},
 	}

@@ -2,7 +2,7 @@ package insurance_test
 
 // api/openapi.yaml is the referee between the SDK, the sandbox and the interface. This
 // file checks the SDK against it, with internal/contracttest: every request a test
-// inspects (recorder.only), the answers the SDK's tests decode, and a one-to-one map
+// inspects (only, fixtures_test.go), the answers the SDK's tests decode, and a one-to-one map
 // between the Client's endpoint methods and the document's operations.
 // internal/sandbox/contract_test.go checks the sandbox's answers. kin-openapi is imported
 // by internal/contracttest, which only _test.go files import: it is no dependency of the SDK.
@@ -21,14 +21,8 @@ import (
 
 	"github.com/partnerinsure/insurance-go"
 	"github.com/partnerinsure/insurance-go/internal/contracttest"
+	"github.com/partnerinsure/insurance-go/internal/wiretest"
 )
-
-// requireAllowed fails the test unless the document allows the request.
-func requireAllowed(t testing.TB, s sent) {
-	t.Helper()
-	_, err := contracttest.Interface(t).CheckRequest(s)
-	require.NoError(t, err, "api/openapi.yaml refuses %s %s", s.Method, s.Path)
-}
 
 // TestDocumentIsTheInterface pins the referee to the interface: its endpoints table
 // (method, path, authentication), its errors table and a 401 on every operation, a
@@ -87,18 +81,18 @@ func TestDocumentIsTheInterface(t *testing.T) {
 // tested against bodies the interface can send.
 func TestWireFixturesFollowTheDocument(t *testing.T) {
 	c := contracttest.Interface(t)
-	for _, ep := range endpoints() {
-		t.Run(ep.name, func(t *testing.T) {
-			req := sent{Method: ep.method, Path: ep.path, Header: http.Header{}}
-			req.Header.Set(ep.authHeader, ep.authValue)
-			if ep.request != "" {
-				req.Body = []byte(fixture(t, ep.request))
+	for _, ep := range wiretest.Endpoints() {
+		t.Run(ep.Name, func(t *testing.T) {
+			req := sent{Method: ep.Method, Path: ep.Path, Header: http.Header{}}
+			req.Header.Set(ep.AuthHeader, ep.AuthValue)
+			if ep.Request != "" {
+				req.Body = []byte(wiretest.Fixture(t, ep.Request))
 				req.Header.Set("Content-Type", "application/json")
 			}
 			in, err := c.CheckRequest(req)
 			require.NoError(t, err)
 			header := http.Header{"Content-Type": {"application/json"}}
-			assert.NoError(t, c.CheckResponse(in, ep.status, header, []byte(fixture(t, ep.response))), ep.response)
+			assert.NoError(t, c.CheckResponse(in, ep.Status, header, []byte(wiretest.Fixture(t, ep.Response))), ep.Response)
 		})
 	}
 }
@@ -117,7 +111,7 @@ func TestEveryEndpointMethodIsOneOperation(t *testing.T) {
 	for _, m := range methods {
 		t.Run(m.Name, func(t *testing.T) {
 			// A partner backend holds the client id and secret: every method sends.
-			partner := callEndpoint(t, m, insurance.WithCredentials(testClientID, testClientSecret))
+			partner := callEndpoint(t, m, insurance.WithCredentials(wiretest.ClientID, wiretest.ClientSecret))
 			require.NotNil(t, partner, "%s sent nothing with full credentials", m.Name)
 			in, err := c.CheckRequest(*partner)
 			require.NoError(t, err, "%s sends %s %s", m.Name, partner.Method, partner.Path)
@@ -127,7 +121,7 @@ func TestEveryEndpointMethodIsOneOperation(t *testing.T) {
 
 			// Client-side code holds only the client id: a method sends it exactly
 			// where the document allows the x-api-client-id header.
-			public := callEndpoint(t, m, insurance.WithClientID(testClientID))
+			public := callEndpoint(t, m, insurance.WithClientID(wiretest.ClientID))
 			if public == nil {
 				assert.NotContains(t, op.Schemes, contracttest.ClientID,
 					"%s refuses a client-id-only Client, but %s %s takes the %s header", m.Name, op.Method, op.Path, insurance.HeaderClientID)
@@ -169,12 +163,12 @@ func endpointMethods(t *testing.T) []reflect.Method {
 // passes as either.
 var sampleArgs = map[reflect.Type]func() any{
 	reflect.TypeFor[string]():                               func() any { return "ada@example.com" },
-	reflect.TypeFor[*insurance.TravelQuoteRequest]():        func() any { return fullTravelQuote() },
-	reflect.TypeFor[*insurance.GapMedicalQuoteRequest]():    func() any { return fullGapMedicalQuote() },
-	reflect.TypeFor[*insurance.TuitionPurchaseRequest]():    func() any { return fullTuitionPurchase() },
-	reflect.TypeFor[*insurance.GapMedicalPurchaseRequest](): func() any { return fullGapMedicalPurchase() },
-	reflect.TypeFor[*insurance.OnboardPartnerRequest]():     func() any { return fullOnboardPartner() },
-	reflect.TypeFor[*insurance.CreateEventRequest]():        func() any { return fullCreateEvent() },
+	reflect.TypeFor[*insurance.TravelQuoteRequest]():        func() any { return wiretest.FullTravelQuote() },
+	reflect.TypeFor[*insurance.GapMedicalQuoteRequest]():    func() any { return wiretest.FullGapMedicalQuote() },
+	reflect.TypeFor[*insurance.TuitionPurchaseRequest]():    func() any { return wiretest.FullTuitionPurchase() },
+	reflect.TypeFor[*insurance.GapMedicalPurchaseRequest](): func() any { return wiretest.FullGapMedicalPurchase() },
+	reflect.TypeFor[*insurance.OnboardPartnerRequest]():     func() any { return wiretest.FullOnboardPartner() },
+	reflect.TypeFor[*insurance.CreateEventRequest]():        func() any { return wiretest.FullCreateEvent() },
 }
 
 // callEndpoint calls m on a Client built with creds, once, and returns what it sent,
@@ -182,9 +176,9 @@ var sampleArgs = map[reflect.Type]func() any{
 func callEndpoint(t *testing.T, m reflect.Method, creds insurance.Option) *sent {
 	t.Helper()
 	mt := httpmock.NewMockTransport()
-	var rec recorder
-	mt.RegisterNoResponder(rec.respond(http.StatusCreated, `{"secret": "cus_sec_sample", "quote_id": "q_sample"}`))
-	client, err := insurance.NewClient(testBaseURL, creds, insurance.WithMaxRetries(0), insurance.WithHTTPClient(&http.Client{Transport: mt}))
+	var rec wiretest.Recorder
+	mt.RegisterNoResponder(rec.Respond(http.StatusCreated, `{"secret": "cus_sec_sample", "quote_id": "q_sample"}`))
+	client, err := insurance.NewClient(wiretest.BaseURL, creds, insurance.WithMaxRetries(0), insurance.WithHTTPClient(&http.Client{Transport: mt}))
 	require.NoError(t, err)
 
 	args := []reflect.Value{reflect.ValueOf(client), reflect.ValueOf(context.Background())}
@@ -196,12 +190,11 @@ func callEndpoint(t *testing.T, m reflect.Method, creds insurance.Option) *sent 
 	out := m.Func.Call(args)
 	err, _ = out[1].Interface().(error)
 	if errors.Is(err, insurance.ErrMissingCredentials) {
-		assert.Zero(t, rec.count(), "%s refused locally yet sent", m.Name)
+		assert.Zero(t, rec.Count(), "%s refused locally yet sent", m.Name)
 		return nil
 	}
 	require.NoError(t, err, m.Name)
-	require.Equal(t, 1, rec.count(), "%s must send exactly one request", m.Name)
-	rec.mu.Lock()
-	defer rec.mu.Unlock()
-	return &rec.requests[0]
+	require.Equal(t, 1, rec.Count(), "%s must send exactly one request", m.Name)
+	got := sent(rec.Requests()[0])
+	return &got
 }

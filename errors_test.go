@@ -12,6 +12,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/partnerinsure/insurance-go"
+	"github.com/partnerinsure/insurance-go/internal/wiretest"
 )
 
 // TestErrorTable maps every status and every body shape to an *APIError that matches
@@ -61,14 +62,14 @@ func TestErrorTable(t *testing.T) {
 		for _, b := range bodies {
 			t.Run(http.StatusText(st.code)+"/"+b.name, func(t *testing.T) {
 				t.Parallel()
-				c, mt := newMockClient(t, insurance.WithMaxRetries(0))
-				mt.RegisterResponder("POST", testBaseURL+"/v1/quote/travel", func(*http.Request) (*http.Response, error) {
+				c, mt := wiretest.NewMockClient(t, insurance.WithMaxRetries(0))
+				mt.RegisterResponder("POST", wiretest.BaseURL+"/v1/quote/travel", func(*http.Request) (*http.Response, error) {
 					resp := httpmock.NewStringResponse(st.code, b.body)
 					resp.Header.Set("X-Request-Id", "req_err_7")
 					return resp, nil
 				})
 
-				quote, err := c.QuoteTravel(context.Background(), fullTravelQuote())
+				quote, err := c.QuoteTravel(context.Background(), wiretest.FullTravelQuote())
 				require.Error(t, err)
 				assert.Nil(t, quote)
 
@@ -110,9 +111,9 @@ func TestErrorTable(t *testing.T) {
 }
 
 func TestErrorBodyIsCapped(t *testing.T) {
-	c, mt := newMockClient(t)
+	c, mt := wiretest.NewMockClient(t)
 	huge := strings.Repeat("x", 1<<20)
-	mt.RegisterResponder("GET", testBaseURL+"/v1/products", httpmock.NewStringResponder(400, huge))
+	mt.RegisterResponder("GET", wiretest.BaseURL+"/v1/products", httpmock.NewStringResponder(400, huge))
 
 	_, err := c.ListProducts(context.Background())
 	var apiErr *insurance.APIError
@@ -121,22 +122,22 @@ func TestErrorBodyIsCapped(t *testing.T) {
 }
 
 func TestServerErrorOnRecordCallIsOutcomeUnknown(t *testing.T) {
-	c, mt := newMockClient(t)
-	var rec recorder
-	mt.RegisterResponder("POST", testBaseURL+"/v1/purchase/tuition", rec.respond(500, `{"message":"boom"}`))
+	c, mt := wiretest.NewMockClient(t)
+	var rec wiretest.Recorder
+	mt.RegisterResponder("POST", wiretest.BaseURL+"/v1/purchase/tuition", rec.Respond(500, `{"message":"boom"}`))
 
-	_, err := c.PurchaseTuition(context.Background(), fullTuitionPurchase())
+	_, err := c.PurchaseTuition(context.Background(), wiretest.FullTuitionPurchase())
 	assert.ErrorIs(t, err, insurance.ErrServer)
 	assert.ErrorIs(t, err, insurance.ErrOutcomeUnknown, "the policy may exist: the partner must check before buying again")
 	assert.Contains(t, err.Error(), "outcome unknown")
-	assert.Equal(t, 1, rec.count())
+	assert.Equal(t, 1, rec.Count())
 }
 
 func TestClientErrorOnRecordCallIsDefinite(t *testing.T) {
-	c, mt := newMockClient(t)
-	mt.RegisterResponder("POST", testBaseURL+"/v1/purchase/tuition", httpmock.NewStringResponder(402, `{"message":"declined"}`))
+	c, mt := wiretest.NewMockClient(t)
+	mt.RegisterResponder("POST", wiretest.BaseURL+"/v1/purchase/tuition", httpmock.NewStringResponder(402, `{"message":"declined"}`))
 
-	_, err := c.PurchaseTuition(context.Background(), fullTuitionPurchase())
+	_, err := c.PurchaseTuition(context.Background(), wiretest.FullTuitionPurchase())
 	assert.ErrorIs(t, err, insurance.ErrPaymentFailed)
 	assert.NotErrorIs(t, err, insurance.ErrOutcomeUnknown, "a 402 is a definite answer: no policy was issued")
 }
@@ -145,10 +146,10 @@ func TestClientErrorOnRecordCallIsDefinite(t *testing.T) {
 // the body, and on a purchase it says the outcome is unknown.
 func TestMalformedSuccessBodyKeepsIt(t *testing.T) {
 	for _, body := range []string{`{"policy_id": "pol_`, `<html>OK</html>`, `{"policy_id": true}`} {
-		c, mt := newMockClient(t)
-		mt.RegisterResponder("POST", testBaseURL+"/v1/purchase/tuition", httpmock.NewStringResponder(201, body))
+		c, mt := wiretest.NewMockClient(t)
+		mt.RegisterResponder("POST", wiretest.BaseURL+"/v1/purchase/tuition", httpmock.NewStringResponder(201, body))
 
-		policy, err := c.PurchaseTuition(context.Background(), fullTuitionPurchase())
+		policy, err := c.PurchaseTuition(context.Background(), wiretest.FullTuitionPurchase())
 		assert.Nil(t, policy)
 		var reqErr *insurance.RequestError
 		require.ErrorAs(t, err, &reqErr, body)

@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/partnerinsure/insurance-go"
+	"github.com/partnerinsure/insurance-go/internal/wiretest"
 )
 
 // FuzzErrorMapping sends the client any status, body and headers, on an idempotent
@@ -39,15 +40,15 @@ func FuzzErrorMapping(f *testing.F) {
 				Body: io.NopCloser(strings.NewReader(string(body))), ContentLength: int64(len(body)),
 			}, nil
 		})
-		c, err := insurance.NewClient(testBaseURL, insurance.WithCredentials(testClientID, testClientSecret),
+		c, err := insurance.NewClient(wiretest.BaseURL, insurance.WithCredentials(wiretest.ClientID, wiretest.ClientSecret),
 			insurance.WithHTTPClient(&http.Client{Transport: transport}), insurance.WithMaxRetries(0))
 		if err != nil {
 			t.Fatal(err)
 		}
 		ctx := context.Background()
-		_, quoteErr := c.QuoteTravel(ctx, fullTravelQuote())
+		_, quoteErr := c.QuoteTravel(ctx, wiretest.FullTravelQuote())
 		checkMapped(t, status, requestID, quoteErr, false)
-		_, buyErr := c.PurchaseTuition(ctx, fullTuitionPurchase())
+		_, buyErr := c.PurchaseTuition(ctx, wiretest.FullTuitionPurchase())
 		checkMapped(t, status, requestID, buyErr, true)
 	})
 }
@@ -63,7 +64,7 @@ func checkMapped(t *testing.T, status int, requestID string, err error, createsR
 	if !strings.HasPrefix(err.Error(), "insurance: POST /v1/") {
 		t.Fatalf("error text %q does not name method and path", err.Error())
 	}
-	if strings.Contains(err.Error(), testClientSecret) || strings.Contains(err.Error(), testCardNumber) {
+	if strings.Contains(err.Error(), wiretest.ClientSecret) || strings.Contains(err.Error(), wiretest.CardNumber) {
 		t.Fatalf("error text leaks a secret: %q", err.Error())
 	}
 	var apiErr *insurance.APIError

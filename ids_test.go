@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/partnerinsure/insurance-go"
+	"github.com/partnerinsure/insurance-go/internal/wiretest"
 )
 
 func TestIDsFallBackToID(t *testing.T) {
@@ -25,15 +26,15 @@ func TestIDsFallBackToID(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			c, mt := newMockClient(t)
-			mt.RegisterResponder("POST", testBaseURL+"/v1/quote/travel", httpmock.NewStringResponder(201, tt.quote))
-			mt.RegisterResponder("POST", testBaseURL+"/v1/purchase/tuition", httpmock.NewStringResponder(201, tt.policy))
+			c, mt := wiretest.NewMockClient(t)
+			mt.RegisterResponder("POST", wiretest.BaseURL+"/v1/quote/travel", httpmock.NewStringResponder(201, tt.quote))
+			mt.RegisterResponder("POST", wiretest.BaseURL+"/v1/purchase/tuition", httpmock.NewStringResponder(201, tt.policy))
 
-			q, err := c.QuoteTravel(context.Background(), fullTravelQuote())
+			q, err := c.QuoteTravel(context.Background(), wiretest.FullTravelQuote())
 			require.NoError(t, err)
 			assert.Equal(t, tt.quoteID, q.QuoteID)
 			assert.JSONEq(t, tt.quote, string(q.Raw))
-			p, err := c.PurchaseTuition(context.Background(), fullTuitionPurchase())
+			p, err := c.PurchaseTuition(context.Background(), wiretest.FullTuitionPurchase())
 			require.NoError(t, err)
 			assert.Equal(t, tt.policyID, p.PolicyID)
 			assert.Equal(t, tt.policysQ, p.QuoteID)
@@ -44,9 +45,9 @@ func TestIDsFallBackToID(t *testing.T) {
 // A named id that is neither a string nor a number is a malformed answer, not an
 // empty id.
 func TestAnIDOfTheWrongTypeIsADecodeError(t *testing.T) {
-	c, mt := newMockClient(t)
-	mt.RegisterResponder("POST", testBaseURL+"/v1/quote/travel", httpmock.NewStringResponder(201, `{"quote_id":true}`))
-	_, err := c.QuoteTravel(context.Background(), fullTravelQuote())
+	c, mt := wiretest.NewMockClient(t)
+	mt.RegisterResponder("POST", wiretest.BaseURL+"/v1/quote/travel", httpmock.NewStringResponder(201, `{"quote_id":true}`))
+	_, err := c.QuoteTravel(context.Background(), wiretest.FullTravelQuote())
 	var reqErr *insurance.RequestError
 	require.ErrorAs(t, err, &reqErr)
 	assert.Contains(t, err.Error(), "decoding response body")

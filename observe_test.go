@@ -12,6 +12,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/partnerinsure/insurance-go"
+	"github.com/partnerinsure/insurance-go/internal/wiretest"
 )
 
 // callLog is an Observer that writes down what it is shown.
@@ -60,8 +61,8 @@ func (l *callLog) EndCall(ctx context.Context, call insurance.CallInfo, result i
 // An observer sees each call once around all its attempts, and each attempt once;
 // the context it returns from StartCall is the call's.
 func TestObserverSeesEachCallOnceAroundItsAttempts(t *testing.T) {
-	ep := endpoints()[1] // QuoteTravel
-	srv := newScriptedServer(t, ep, status(http.StatusServiceUnavailable, "X-Request-Id", "req_503"))
+	ep := wiretest.Endpoints()[1] // QuoteTravel
+	srv := wiretest.NewScriptedServer(t, ep, wiretest.Status(http.StatusServiceUnavailable, "X-Request-Id", "req_503"))
 	var seen []http.Header
 	var mu sync.Mutex
 	inner := srv.Config.Handler
@@ -73,9 +74,9 @@ func TestObserverSeesEachCallOnceAroundItsAttempts(t *testing.T) {
 		inner.ServeHTTP(w, r)
 	})
 	log := &callLog{name: "log"}
-	c := newLoopbackClient(t, srv.URL, insurance.WithObserver(log))
+	c := wiretest.NewLoopbackClient(t, srv.URL, insurance.WithObserver(log))
 
-	_, err := c.QuoteTravel(context.Background(), fullTravelQuote())
+	_, err := c.QuoteTravel(context.Background(), wiretest.FullTravelQuote())
 	require.NoError(t, err)
 
 	assert.Equal(t, []string{
@@ -91,7 +92,7 @@ func TestObserverSeesEachCallOnceAroundItsAttempts(t *testing.T) {
 	require.Len(t, seen, 2)
 	for i, h := range seen {
 		assert.Equal(t, fmt.Sprintf("00-trace-%d-01", i+1), h.Get("Traceparent"), "each attempt carries its own header")
-		assert.Equal(t, testBasicHeader, h.Get("Authorization"), "an observer cannot replace the credentials")
+		assert.Equal(t, wiretest.BasicHeader, h.Get("Authorization"), "an observer cannot replace the credentials")
 		assert.Empty(t, h.Get(insurance.HeaderClientID))
 	}
 }
@@ -107,12 +108,12 @@ func TestObserverSeesFailuresAndOutcomeUnknown(t *testing.T) {
 		{"gateway failure", http.StatusServiceUnavailable, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			ep := endpoints()[3] // PurchaseTuition
-			srv := newScriptedServer(t, ep, status(tc.status))
+			ep := wiretest.Endpoints()[3] // PurchaseTuition
+			srv := wiretest.NewScriptedServer(t, ep, wiretest.Status(tc.status))
 			log := &callLog{name: "log"}
-			c := newLoopbackClient(t, srv.URL, insurance.WithObserver(log))
+			c := wiretest.NewLoopbackClient(t, srv.URL, insurance.WithObserver(log))
 
-			_, err := c.PurchaseTuition(context.Background(), fullTuitionPurchase())
+			_, err := c.PurchaseTuition(context.Background(), wiretest.FullTuitionPurchase())
 			require.Error(t, err)
 			require.Len(t, log.ends, 1)
 			end := log.ends[0]
@@ -128,7 +129,7 @@ func TestObserverSeesFailuresAndOutcomeUnknown(t *testing.T) {
 // A call refused locally is observed too, with no attempt.
 func TestObserverSeesCallsRefusedLocally(t *testing.T) {
 	log := &callLog{name: "log"}
-	c, err := insurance.NewClient(testBaseURL, insurance.WithClientID(testClientID), insurance.WithObserver(log))
+	c, err := insurance.NewClient(wiretest.BaseURL, insurance.WithClientID(wiretest.ClientID), insurance.WithObserver(log))
 	require.NoError(t, err)
 
 	_, err = c.ListProducts(context.Background())
@@ -142,16 +143,16 @@ func TestObserverSeesCallsRefusedLocally(t *testing.T) {
 
 // Observers start in the order given and end in the reverse order.
 func TestObserversNest(t *testing.T) {
-	_, mt := newMockClient(t)
+	_, mt := wiretest.NewMockClient(t)
 	var order []string
 	outer := &callLog{name: "outer", shared: &order}
 	inner := &callLog{name: "inner", shared: &order}
-	c, err := insurance.NewClient(testBaseURL,
-		insurance.WithCredentials(testClientID, testClientSecret),
+	c, err := insurance.NewClient(wiretest.BaseURL,
+		insurance.WithCredentials(wiretest.ClientID, wiretest.ClientSecret),
 		insurance.WithHTTPClient(&http.Client{Transport: mt}),
 		insurance.WithObserver(outer), insurance.WithObserver(inner))
 	require.NoError(t, err)
-	mt.RegisterResponder("GET", testBaseURL+"/v1/products", (&recorder{}).respond(200, `[]`))
+	mt.RegisterResponder("GET", wiretest.BaseURL+"/v1/products", (&wiretest.Recorder{}).Respond(200, `[]`))
 
 	_, err = c.ListProducts(context.Background())
 	require.NoError(t, err)

@@ -14,6 +14,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/partnerinsure/insurance-go"
+	"github.com/partnerinsure/insurance-go/internal/wiretest"
 )
 
 func TestOptionsCheckTheirInput(t *testing.T) {
@@ -34,7 +35,7 @@ func TestOptionsCheckTheirInput(t *testing.T) {
 	}
 	for name, opt := range tests {
 		t.Run(name, func(t *testing.T) {
-			c, err := insurance.NewClient(testBaseURL, opt)
+			c, err := insurance.NewClient(wiretest.BaseURL, opt)
 			require.Error(t, err)
 			assert.Nil(t, c)
 			assert.Regexp(t, `^insurance: With`, err.Error())
@@ -43,17 +44,17 @@ func TestOptionsCheckTheirInput(t *testing.T) {
 }
 
 func TestUserAgentIsTheSDKsFollowedByThePartners(t *testing.T) {
-	c, mt := newMockClient(t, insurance.WithUserAgent("acme-shop/2.1"))
-	var rec recorder
-	mt.RegisterResponder("GET", testBaseURL+"/v1/products", rec.respond(200, `[]`))
+	c, mt := wiretest.NewMockClient(t, insurance.WithUserAgent("acme-shop/2.1"))
+	var rec wiretest.Recorder
+	mt.RegisterResponder("GET", wiretest.BaseURL+"/v1/products", rec.Respond(200, `[]`))
 
 	_, err := c.ListProducts(context.Background())
 	require.NoError(t, err)
-	assert.Regexp(t, `^insurance-go/`+insurance.Version+` go/go[0-9.]+\S* acme-shop/2\.1$`, rec.only(t).Header.Get("User-Agent"))
+	assert.Regexp(t, `^insurance-go/`+insurance.Version+` go/go[0-9.]+\S* acme-shop/2\.1$`, only(t, &rec).Header.Get("User-Agent"))
 }
 
 func TestWithObserverRefusesNil(t *testing.T) {
-	_, err := insurance.NewClient(testBaseURL, insurance.WithObserver(nil))
+	_, err := insurance.NewClient(wiretest.BaseURL, insurance.WithObserver(nil))
 	assert.ErrorContains(t, err, "WithObserver needs a non-nil Observer")
 }
 
@@ -82,18 +83,18 @@ func (l *protocolLog) wrap(next http.RoundTripper) http.RoundTripper {
 // of the three routes once: idempotent, records, records on a connection of their
 // own.
 func TestAttemptMiddlewareKeepsTheSDKsPools(t *testing.T) {
-	srv, _, _ := countingTLSServer(t, true, tlsAnswer)
+	srv, _, _ := wiretest.CountingTLSServer(t, true, wiretest.CreatedBody)
 	log := &protocolLog{seen: map[string][]int{}}
 	transport := insurance.NewTransport()
 	transport.TLSClientConfig = srv.Client().Transport.(*http.Transport).TLSClientConfig
-	c, err := insurance.NewClient(srv.URL, insurance.WithCredentials(testClientID, testClientSecret),
+	c, err := insurance.NewClient(srv.URL, insurance.WithCredentials(wiretest.ClientID, wiretest.ClientSecret),
 		insurance.WithHTTPClient(&http.Client{Transport: transport}), insurance.WithAttemptMiddleware(log.wrap))
 	require.NoError(t, err)
 
 	for range 3 {
-		_, err = c.QuoteTravel(context.Background(), fullTravelQuote())
+		_, err = c.QuoteTravel(context.Background(), wiretest.FullTravelQuote())
 		require.NoError(t, err)
-		_, err = c.PurchaseTuition(context.Background(), fullTuitionPurchase())
+		_, err = c.PurchaseTuition(context.Background(), wiretest.FullTuitionPurchase())
 		require.NoError(t, err)
 	}
 	assert.Equal(t, 3, log.pools, "one wrap per route")
@@ -108,9 +109,9 @@ func TestAttemptMiddlewareSeesEveryAttempt(t *testing.T) {
 	}))
 	defer srv.Close()
 	log := &protocolLog{seen: map[string][]int{}}
-	c := newLoopbackClient(t, srv.URL, insurance.WithAttemptMiddleware(log.wrap))
+	c := wiretest.NewLoopbackClient(t, srv.URL, insurance.WithAttemptMiddleware(log.wrap))
 
-	_, err := c.QuoteTravel(context.Background(), fullTravelQuote())
+	_, err := c.QuoteTravel(context.Background(), wiretest.FullTravelQuote())
 	require.ErrorIs(t, err, insurance.ErrServer)
 	assert.Len(t, log.seen["/v1/quote/travel"], 3)
 }
@@ -140,9 +141,9 @@ func TestAttemptMiddlewareCannotSendARequestTwice(t *testing.T) {
 			return next.RoundTrip(again)
 		})
 	}
-	c := newLoopbackClient(t, srv.URL, insurance.WithAttemptMiddleware(retrying))
+	c := wiretest.NewLoopbackClient(t, srv.URL, insurance.WithAttemptMiddleware(retrying))
 
-	err := buyTuition(context.Background(), c, "q_1")
+	err := wiretest.BuyTuition(context.Background(), c, "q_1")
 
 	assert.ErrorIs(t, err, insurance.ErrOutcomeUnknown)
 	assert.ErrorContains(t, err, "attempt middleware sent the request again")

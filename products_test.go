@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/partnerinsure/insurance-go"
+	"github.com/partnerinsure/insurance-go/internal/wiretest"
 )
 
 func TestProductListShapes(t *testing.T) {
@@ -47,8 +48,8 @@ func TestListProductsDecodesLikeUnmarshalJSON(t *testing.T) {
 			var want insurance.ProductList
 			wantErr := json.Unmarshal([]byte(body), &want)
 
-			c, mt := newMockClient(t)
-			mt.RegisterResponder("GET", testBaseURL+"/v1/products", httpmock.NewStringResponder(200, body))
+			c, mt := wiretest.NewMockClient(t)
+			mt.RegisterResponder("GET", wiretest.BaseURL+"/v1/products", httpmock.NewStringResponder(200, body))
 			got, err := c.ListProducts(context.Background())
 			if wantErr != nil {
 				require.Error(t, err)

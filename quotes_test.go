@@ -10,15 +10,16 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/partnerinsure/insurance-go"
+	"github.com/partnerinsure/insurance-go/internal/wiretest"
 )
 
 // A quote answer without an id is an error at that call, naming the field and
 // keeping the body: every later call about the quote would need the id.
 func TestAQuoteWithoutAnIDIsAnErrorAtThatCall(t *testing.T) {
 	for _, body := range []string{`{}`, `{"premium":12}`, `{"quote_id":""}`, `{"quote_id":null,"id":{"n":1}}`, ``} {
-		c, mt := newMockClient(t)
-		mt.RegisterResponder("POST", testBaseURL+"/v1/quote/travel", httpmock.NewStringResponder(201, body))
-		q, err := c.QuoteTravel(context.Background(), fullTravelQuote())
+		c, mt := wiretest.NewMockClient(t)
+		mt.RegisterResponder("POST", wiretest.BaseURL+"/v1/quote/travel", httpmock.NewStringResponder(201, body))
+		q, err := c.QuoteTravel(context.Background(), wiretest.FullTravelQuote())
 		assert.Nil(t, q, body)
 		var reqErr *insurance.RequestError
 		require.ErrorAs(t, err, &reqErr, body)

@@ -13,14 +13,15 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/partnerinsure/insurance-go"
+	"github.com/partnerinsure/insurance-go/internal/wiretest"
 )
 
 func TestDecodeFullResponses(t *testing.T) {
-	c, mt := newMockClient(t)
+	c, mt := wiretest.NewMockClient(t)
 	ctx := context.Background()
-	for _, ep := range endpoints() {
-		var rec recorder
-		mt.RegisterResponder(ep.method, testBaseURL+ep.path, rec.respond(ep.status, fixture(t, ep.response)))
+	for _, ep := range wiretest.Endpoints() {
+		var rec wiretest.Recorder
+		mt.RegisterResponder(ep.Method, wiretest.BaseURL+ep.Path, rec.Respond(ep.Status, wiretest.Fixture(t, ep.Response)))
 	}
 
 	t.Run("products keep what the body carries", func(t *testing.T) {
@@ -36,7 +37,7 @@ func TestDecodeFullResponses(t *testing.T) {
 	})
 
 	t.Run("quote: id, created, and untyped fields through Decode", func(t *testing.T) {
-		q, err := c.QuoteTravel(ctx, fullTravelQuote())
+		q, err := c.QuoteTravel(ctx, wiretest.FullTravelQuote())
 		require.NoError(t, err)
 		assert.Equal(t, "q_123", q.QuoteID)
 		assert.True(t, q.Created, "201 means created")
@@ -48,13 +49,13 @@ func TestDecodeFullResponses(t *testing.T) {
 		assert.Equal(t, 125.25, body.Premium)
 		assert.True(t, body.NewField.Nested)
 
-		q, err = c.QuoteGapMedical(ctx, fullGapMedicalQuote())
+		q, err = c.QuoteGapMedical(ctx, wiretest.FullGapMedicalQuote())
 		require.NoError(t, err)
 		assert.False(t, q.Created, "200 means updated")
 	})
 
 	t.Run("policy", func(t *testing.T) {
-		p, err := c.PurchaseTuition(ctx, fullTuitionPurchase())
+		p, err := c.PurchaseTuition(ctx, wiretest.FullTuitionPurchase())
 		require.NoError(t, err)
 		assert.Equal(t, "pol_9", p.PolicyID)
 		assert.Equal(t, "q_tu_1", p.QuoteID)
@@ -68,7 +69,7 @@ func TestDecodeFullResponses(t *testing.T) {
 	})
 
 	t.Run("partner, with unknown fields ignored", func(t *testing.T) {
-		p, err := c.OnboardPartner(ctx, fullOnboardPartner())
+		p, err := c.OnboardPartner(ctx, wiretest.FullOnboardPartner())
 		require.NoError(t, err)
 		assert.Equal(t, &insurance.Partner{
 			Response:                         p.Response,
@@ -91,7 +92,7 @@ func TestDecodeFullResponses(t *testing.T) {
 	})
 
 	t.Run("event, with an unknown enum value kept", func(t *testing.T) {
-		e, err := c.CreateEvent(ctx, fullCreateEvent())
+		e, err := c.CreateEvent(ctx, wiretest.FullCreateEvent())
 		require.NoError(t, err)
 		assert.Equal(t, &insurance.Event{
 			Response:                  e.Response,
@@ -131,7 +132,7 @@ func TestOversizedSuccessBodyIsRefused(t *testing.T) {
 		}
 	}))
 	defer srv.Close()
-	c := newLoopbackClient(t, srv.URL)
+	c := wiretest.NewLoopbackClient(t, srv.URL)
 
 	_, err := c.ListProducts(context.Background())
 	assert.ErrorIs(t, err, insurance.ErrResponseTooLarge)
@@ -148,7 +149,7 @@ func TestOversizedChunkedBodyIsCutAtTheCap(t *testing.T) {
 		}
 	}))
 	defer srv.Close()
-	c := newLoopbackClient(t, srv.URL)
+	c := wiretest.NewLoopbackClient(t, srv.URL)
 
 	_, err := c.ListProducts(context.Background())
 	var reqErr *insurance.RequestError

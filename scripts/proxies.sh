@@ -3,7 +3,7 @@
 # The proxy matrix of docs/reliability.md: the SDK behind nginx, HAProxy, Apache httpd
 # and Caddy as Debian 12 ships them, each terminating TLS with h2 and http/1.1 offered
 # (ALPN) in front of a counting upstream (the test's own server), driven by
-# proxies_test.go (build tag proxies). Scenarios per proxy: a steady burst; a reload
+# internal/pipeline/proxies_test.go (build tag proxies). Scenarios per proxy: a steady burst; a reload
 # (graceful restart) mid-burst, and three; keep-alive expiry at 2 s with calls 1.999-2.001 s
 # apart; one request per connection; one stream per connection; the upstream answering
 # 502/503/504, dead, and dead then back (with three reloads). Prints one markdown row
@@ -55,7 +55,7 @@ openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes -days 
   -keyout "$dir/key.pem" -out "$dir/cert.pem" 2>/dev/null
 export PROXIES_CERT=$dir/cert.pem PROXIES_KEY=$dir/key.pem
 
-go test -tags proxies -c -o "$dir/proxies.test" .
+go test -tags proxies -c -o "$dir/proxies.test" ./internal/pipeline
 pattern="^TestProxies\$/^($(IFS='|'; echo "${proxies[*]}"))\$"
 [ -z "${PROXIES_RUN:-}" ] || pattern="$pattern/$PROXIES_RUN"
 status=0

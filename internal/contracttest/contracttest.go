@@ -25,6 +25,7 @@ import (
 	"github.com/getkin/kin-openapi/openapi3filter"
 	"github.com/getkin/kin-openapi/routers"
 	"github.com/getkin/kin-openapi/routers/gorillamux"
+	"github.com/stretchr/testify/require"
 
 	"github.com/partnerinsure/insurance-go/api"
 )
@@ -110,6 +111,13 @@ func Interface(t testing.TB) *Contract {
 func Controls(t testing.TB) *Contract {
 	t.Helper()
 	return mustLoad(t, loadControls)
+}
+
+// RequireAllowed fails the test unless api/openapi.yaml allows the request.
+func RequireAllowed(t testing.TB, s Sent) {
+	t.Helper()
+	_, err := Interface(t).CheckRequest(s)
+	require.NoError(t, err, "api/openapi.yaml refuses %s %s", s.Method, s.Path)
 }
 
 func mustLoad(t testing.TB, load func() (*Contract, error)) *Contract {

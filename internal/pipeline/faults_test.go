@@ -1,4 +1,4 @@
-package insurance_test
+package pipeline_test
 
 import (
 	"context"
@@ -20,6 +20,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/partnerinsure/insurance-go"
+	"github.com/partnerinsure/insurance-go/internal/wiretest"
 )
 
 // The fault matrix: every endpoint against every fault kind, on real loopback
@@ -33,13 +34,13 @@ type faultKind struct {
 	opts     []insurance.Option // client options beyond the matrix's own
 	// script is what the server does with each request in turn; after it, success.
 	// nil: nothing listens at all (connection refused).
-	script []fault
+	script []wiretest.Fault
 }
 
 const gatewayHTML = "<html><head><title>502 Bad Gateway</title></head><body><center><h1>502 Bad Gateway</h1></center><hr><center>nginx</center></body></html>"
 
 // hugeBody answers 200 with a 100 MiB body, and records how much the client took.
-func hugeBody(written *atomic.Int64) fault {
+func hugeBody(written *atomic.Int64) wiretest.Fault {
 	return func(w http.ResponseWriter, _ *http.Request) {
 		w.Header().Set("Content-Length", strconv.Itoa(100<<20))
 		w.WriteHeader(http.StatusOK)
@@ -57,23 +58,23 @@ func hugeBody(written *atomic.Int64) fault {
 func faultKinds(hugeWritten *atomic.Int64) []faultKind {
 	return []faultKind{
 		{name: "refused"},
-		{name: "reset", script: []fault{reset}},
-		{name: "hang", deadline: 300 * time.Millisecond, script: []fault{hang}},
-		{name: "stall", deadline: 300 * time.Millisecond, script: []fault{stall}},
-		{name: "503", script: []fault{status(503)}},
-		{name: "429 RA:1", script: []fault{status(429, "Retry-After", "1")}},
-		{name: "429 RA:3600", script: []fault{status(429, "Retry-After", "3600")}},
-		{name: "429 RA:3600 ctx 500ms", deadline: 500 * time.Millisecond, script: []fault{status(429, "Retry-After", "3600")}},
-		{name: "503 RA:1 ctx 300ms", deadline: 300 * time.Millisecond, script: []fault{status(503, "Retry-After", "1")}},
-		{name: "hang, attempt 200ms", opts: []insurance.Option{insurance.WithAttemptTimeout(200 * time.Millisecond)}, script: []fault{hang}},
-		{name: "502 html", script: []fault{htmlStatus(502)}},
-		{name: "504 html", script: []fault{htmlStatus(504)}},
-		{name: "cut 201", script: []fault{truncated}},
-		{name: "100 MiB", script: []fault{hugeBody(hugeWritten)}},
+		{name: "reset", script: []wiretest.Fault{wiretest.Reset}},
+		{name: "hang", deadline: 300 * time.Millisecond, script: []wiretest.Fault{wiretest.Hang}},
+		{name: "stall", deadline: 300 * time.Millisecond, script: []wiretest.Fault{wiretest.Stall}},
+		{name: "503", script: []wiretest.Fault{wiretest.Status(503)}},
+		{name: "429 RA:1", script: []wiretest.Fault{wiretest.Status(429, "Retry-After", "1")}},
+		{name: "429 RA:3600", script: []wiretest.Fault{wiretest.Status(429, "Retry-After", "3600")}},
+		{name: "429 RA:3600 ctx 500ms", deadline: 500 * time.Millisecond, script: []wiretest.Fault{wiretest.Status(429, "Retry-After", "3600")}},
+		{name: "503 RA:1 ctx 300ms", deadline: 300 * time.Millisecond, script: []wiretest.Fault{wiretest.Status(503, "Retry-After", "1")}},
+		{name: "hang, attempt 200ms", opts: []insurance.Option{insurance.WithAttemptTimeout(200 * time.Millisecond)}, script: []wiretest.Fault{wiretest.Hang}},
+		{name: "502 html", script: []wiretest.Fault{htmlStatus(502)}},
+		{name: "504 html", script: []wiretest.Fault{htmlStatus(504)}},
+		{name: "cut 201", script: []wiretest.Fault{wiretest.Truncated}},
+		{name: "100 MiB", script: []wiretest.Fault{hugeBody(hugeWritten)}},
 	}
 }
 
-func htmlStatus(code int) fault {
+func htmlStatus(code int) wiretest.Fault {
 	return func(w http.ResponseWriter, _ *http.Request) {
 		w.Header().Set("Content-Type", "text/html")
 		w.WriteHeader(code)
@@ -133,7 +134,7 @@ func TestFaultMatrix(t *testing.T) {
 	goroutinesBefore := runtime.NumGoroutine()
 	var hugeWritten atomic.Int64
 	kinds := faultKinds(&hugeWritten)
-	eps := endpoints()
+	eps := wiretest.Endpoints()
 	cells := make([][]outcome, len(eps))
 	for i := range cells {
 		cells[i] = make([]outcome, len(kinds))
@@ -143,7 +144,7 @@ func TestFaultMatrix(t *testing.T) {
 	t.Run("cells", func(t *testing.T) {
 		for i, ep := range eps {
 			for j, k := range kinds {
-				t.Run(ep.name+"/"+k.name, func(t *testing.T) {
+				t.Run(ep.Name+"/"+k.name, func(t *testing.T) {
 					t.Parallel()
 					cells[i][j] = runCell(t, ep, k, &memMu)
 				})
@@ -158,8 +159,8 @@ func TestFaultMatrix(t *testing.T) {
 	for i, ep := range eps {
 		for j, k := range kinds {
 			o := cells[i][j]
-			cell := ep.name + "/" + k.name
-			if ep.createsRecord && !strings.HasPrefix(k.name, "429") {
+			cell := ep.Name + "/" + k.name
+			if ep.CreatesRecord && !strings.HasPrefix(k.name, "429") {
 				assert.LessOrEqual(t, o.received, int32(1), "%s: a record-creating call reached the server twice", cell)
 			}
 			switch k.name {
@@ -167,7 +168,7 @@ func TestFaultMatrix(t *testing.T) {
 				assert.Equal(t, outcome{"refused", 0}, o, cell)
 			case "hang", "stall":
 				want := "deadline"
-				if ep.createsRecord {
+				if ep.CreatesRecord {
 					want += " unknown"
 				}
 				assert.Equal(t, outcome{want, 1}, o, cell)
@@ -177,24 +178,24 @@ func TestFaultMatrix(t *testing.T) {
 				assert.Equal(t, outcome{"429", 1}, o, "%s: a wait past the deadline is not begun; the 429 is the answer", cell)
 			case "503 RA:1 ctx 300ms":
 				want := "503"
-				if ep.createsRecord {
+				if ep.CreatesRecord {
 					want += " unknown"
 				}
 				assert.Equal(t, outcome{want, 1}, o, "%s: a wait past the deadline is not begun; the 503 is the answer", cell)
 			case "hang, attempt 200ms":
-				if ep.createsRecord {
+				if ep.CreatesRecord {
 					assert.Equal(t, outcome{"deadline unknown", 1}, o, "%s: a timed-out purchase is not sent again", cell)
 				} else {
 					assert.Equal(t, outcome{"ok", 2}, o, "%s: a timed-out idempotent attempt is retried", cell)
 				}
 			case "100 MiB":
 				want := "too large"
-				if ep.createsRecord {
+				if ep.CreatesRecord {
 					want += " unknown"
 				}
 				assert.Equal(t, outcome{want, 1}, o, cell)
-			default: // reset, 5xx, cut body: retried only when safe
-				if ep.createsRecord {
+			default: // wiretest.Reset, 5xx, cut body: retried only when safe
+				if ep.CreatesRecord {
 					assert.Equal(t, int32(1), o.received, cell)
 					assert.True(t, strings.HasSuffix(o.result, " unknown"), "%s: %s must match ErrOutcomeUnknown", cell, o.result)
 				} else {
@@ -206,7 +207,7 @@ func TestFaultMatrix(t *testing.T) {
 	t.Logf("the 100 MiB servers wrote %d bytes in all before the clients hung up", hugeWritten.Load())
 	assert.Less(t, hugeWritten.Load(), int64(8<<20)*int64(len(eps)), "100 MiB bodies must be refused, not read")
 
-	assertDocTable(t, "docs/reliability.md", table)
+	assertDocTable(t, "../../docs/reliability.md", table)
 
 	// No goroutine is left behind once clients and servers are closed.
 	assert.Eventually(t, func() bool { return runtime.NumGoroutine() <= goroutinesBefore+2 }, 5*time.Second, 50*time.Millisecond,
@@ -214,7 +215,7 @@ func TestFaultMatrix(t *testing.T) {
 }
 
 // runCell runs one endpoint against one fault and closes everything it opened.
-func runCell(t *testing.T, ep endpoint, k faultKind, memMu *sync.Mutex) outcome {
+func runCell(t *testing.T, ep wiretest.Endpoint, k faultKind, memMu *sync.Mutex) outcome {
 	var url string
 	var received func() int32
 	if k.script == nil {
@@ -224,11 +225,11 @@ func runCell(t *testing.T, ep endpoint, k faultKind, memMu *sync.Mutex) outcome 
 		require.NoError(t, ln.Close())
 		received = func() int32 { return 0 }
 	} else {
-		srv := newScriptedServer(t, ep, k.script...)
+		srv := wiretest.NewScriptedServer(t, ep, k.script...)
 		url = srv.URL
-		received = srv.received.Load
+		received = srv.Received.Load
 	}
-	c := newLoopbackClient(t, url, append([]insurance.Option{insurance.WithMaxRetryAfter(1500 * time.Millisecond)}, k.opts...)...)
+	c := wiretest.NewLoopbackClient(t, url, append([]insurance.Option{insurance.WithMaxRetryAfter(1500 * time.Millisecond)}, k.opts...)...)
 	ctx := context.Background()
 	if k.deadline > 0 {
 		var cancel context.CancelFunc
@@ -244,7 +245,7 @@ func runCell(t *testing.T, ep endpoint, k faultKind, memMu *sync.Mutex) outcome 
 		runtime.ReadMemStats(&before)
 	}
 	start := time.Now()
-	_, err := ep.call(ctx, c)
+	_, err := ep.Call(ctx, c)
 	elapsed := time.Since(start)
 	if k.name == "100 MiB" {
 		var after runtime.MemStats
@@ -266,7 +267,7 @@ func runCell(t *testing.T, ep endpoint, k faultKind, memMu *sync.Mutex) outcome 
 	return outcome{classify(t, err), received()}
 }
 
-func matrixTable(eps []endpoint, kinds []faultKind, cells [][]outcome) string {
+func matrixTable(eps []wiretest.Endpoint, kinds []faultKind, cells [][]outcome) string {
 	var b strings.Builder
 	b.WriteString("| endpoint |")
 	for _, k := range kinds {
@@ -276,7 +277,7 @@ func matrixTable(eps []endpoint, kinds []faultKind, cells [][]outcome) string {
 	b.WriteString(strings.Repeat("---|", len(kinds)))
 	b.WriteString("\n")
 	for i, ep := range eps {
-		b.WriteString("| " + ep.name + " |")
+		b.WriteString("| " + ep.Name + " |")
 		for j := range kinds {
 			b.WriteString(" " + cells[i][j].String() + " |")
 		}

@@ -1,4 +1,4 @@
-package insurance_test
+package pipeline_test
 
 import (
 	"context"
@@ -17,12 +17,13 @@ import (
 	"golang.org/x/net/http2"
 
 	"github.com/partnerinsure/insurance-go"
+	"github.com/partnerinsure/insurance-go/internal/wiretest"
 )
 
 // The HTTP/2 fault matrix of docs/reliability.md, and the figures of its HTTP/2
 // section.
 
-var wireFigures = flag.Bool("wirefigures", false, "measure the figures of docs/reliability.md's HTTP/2 section (about 80 s): go test -run TestWireFigures -wirefigures -v .")
+var wireFigures = flag.Bool("wirefigures", false, "measure the figures of docs/reliability.md's HTTP/2 section (about 80 s): go test -run TestWireFigures -wirefigures -v ./internal/pipeline")
 
 // TestHTTP2FaultMatrix runs every endpoint against the raw server of
 // h2server_test.go misbehaving at the wire, once per fault, and checks the table in
@@ -52,7 +53,7 @@ func TestHTTP2FaultMatrix(t *testing.T) {
 		{"refused always", always(verdict{kind: refuse})},
 		{"GOAWAY, unanswered", always(verdict{kind: goAwayUnanswered})},
 	}
-	eps := endpoints()
+	eps := wiretest.Endpoints()
 	cells := make([][]string, len(eps))
 	var wg sync.WaitGroup
 	for i, ep := range eps {
@@ -92,11 +93,11 @@ func TestHTTP2FaultMatrix(t *testing.T) {
 	}
 	b.WriteString("\n|---|" + strings.Repeat("---|", len(faults)) + "\n")
 	for i, ep := range eps {
-		b.WriteString("| " + ep.name + " | " + strings.Join(cells[i], " | ") + " |\n")
+		b.WriteString("| " + ep.Name + " | " + strings.Join(cells[i], " | ") + " |\n")
 	}
 	table := b.String()
 	t.Logf("measured on %s:\n%s", runtime.Version(), table)
-	assertDocTable(t, "docs/reliability.md", table)
+	assertDocTable(t, "../../docs/reliability.md", table)
 }
 
 // TestWireFigures measures, with the SDK's default retry waits, what one call sends
@@ -105,7 +106,7 @@ func TestHTTP2FaultMatrix(t *testing.T) {
 // (every 20th request 503).
 func TestWireFigures(t *testing.T) {
 	if !*wireFigures {
-		t.Skip("about 80 s: go test -run TestWireFigures -wirefigures -v .")
+		t.Skip("about 80 s: go test -run TestWireFigures -wirefigures -v ./internal/pipeline")
 	}
 	defaults := insurance.WithRetryWait(insurance.DefaultRetryWaitMin, insurance.DefaultRetryWaitMax)
 	for _, tc := range []struct {
@@ -113,10 +114,10 @@ func TestWireFigures(t *testing.T) {
 		v    verdict
 		call func(context.Context, *insurance.Client, string) error
 	}{
-		{"PurchaseTuition, reset PROTOCOL_ERROR after processing", verdict{kind: resetAfter, code: http2.ErrCodeProtocol}, buyTuition},
-		{"QuoteTravel, reset PROTOCOL_ERROR after processing", verdict{kind: resetAfter, code: http2.ErrCodeProtocol}, quoteTravel},
-		{"PurchaseTuition, every stream REFUSED_STREAM", verdict{kind: refuse}, buyTuition},
-		{"QuoteTravel, every stream REFUSED_STREAM", verdict{kind: refuse}, quoteTravel},
+		{"PurchaseTuition, reset PROTOCOL_ERROR after processing", verdict{kind: resetAfter, code: http2.ErrCodeProtocol}, wiretest.BuyTuition},
+		{"QuoteTravel, reset PROTOCOL_ERROR after processing", verdict{kind: resetAfter, code: http2.ErrCodeProtocol}, wiretest.QuoteTravel},
+		{"PurchaseTuition, every stream REFUSED_STREAM", verdict{kind: refuse}, wiretest.BuyTuition},
+		{"QuoteTravel, every stream REFUSED_STREAM", verdict{kind: refuse}, wiretest.QuoteTravel},
 	} {
 		srv := newRawServer(t, func(arrival) verdict { return tc.v })
 		c := rawClient(t, srv, defaults)
@@ -139,11 +140,11 @@ func TestWireFigures(t *testing.T) {
 			}
 			w.Header().Set("Content-Type", "application/json")
 			w.WriteHeader(http.StatusCreated)
-			_, _ = fmt.Fprint(w, tlsAnswer)
+			_, _ = fmt.Fprint(w, wiretest.CreatedBody)
 		}))
-		c := newLoopbackClient(t, srv.URL, defaults)
+		c := wiretest.NewLoopbackClient(t, srv.URL, defaults)
 		began := time.Now()
-		failed := len(inABurst(20, func() error { _, err := c.QuoteTravel(context.Background(), fullTravelQuote()); return err }))
+		failed := len(wiretest.InABurst(20, func() error { _, err := c.QuoteTravel(context.Background(), wiretest.FullTravelQuote()); return err }))
 		t.Logf("64 x 20 QuoteTravel, every %d. request answered 503: %d requests for 1280 calls (%.2f a call), %d calls failed, in %s",
 			every, received.Load(), float64(received.Load())/1280, failed, time.Since(began).Round(10*time.Millisecond))
 		srv.Close()

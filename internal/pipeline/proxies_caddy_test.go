@@ -1,6 +1,6 @@
 //go:build proxies
 
-package insurance_test
+package pipeline_test
 
 import (
 	"fmt"

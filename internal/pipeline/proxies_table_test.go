@@ -1,6 +1,6 @@
 //go:build proxies
 
-package insurance_test
+package pipeline_test
 
 import (
 	"context"
@@ -127,9 +127,9 @@ type kindTally struct {
 	// itself (Caddy does, before it forwards): the body went out on its word, and the
 	// SDK cannot know what followed.
 	unknownAfter100 int
-	failed                                                           map[string]int // error texts
-	wire                                                             map[string]int // sends by protocol and 100 Continue
-	examples                                                         []string
+	failed          map[string]int // error texts
+	wire            map[string]int // sends by protocol and 100 Continue
+	examples        []string
 }
 
 // judge tallies records against the upstream's counts.

@@ -1,4 +1,4 @@
-package insurance_test
+package pipeline_test
 
 import (
 	"bufio"
@@ -18,6 +18,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/partnerinsure/insurance-go"
+	"github.com/partnerinsure/insurance-go/internal/wiretest"
 )
 
 // A purchase asks "Expect: 100-continue" and holds its body back until the server
@@ -39,13 +40,13 @@ func TestAPurchaseRefused417IsSentAgainWithoutExpect(t *testing.T) {
 		_, _ = io.Copy(io.Discard, r.Body)
 		w.Header().Set("Content-Type", "application/json")
 		w.WriteHeader(http.StatusCreated)
-		_, _ = io.WriteString(w, tlsAnswer)
+		_, _ = io.WriteString(w, wiretest.CreatedBody)
 	}))
 	defer srv.Close()
-	c := newLoopbackClient(t, srv.URL)
+	c := wiretest.NewLoopbackClient(t, srv.URL)
 
 	for i := range 4 {
-		require.NoError(t, buyTuition(context.Background(), c, fmt.Sprint("q_", i)))
+		require.NoError(t, wiretest.BuyTuition(context.Background(), c, fmt.Sprint("q_", i)))
 	}
 
 	assert.Equal(t, int32(3), withExpect.Load())
@@ -62,12 +63,12 @@ func TestAPurchaseToAServerThatIgnoresExpectSucceedsWithinAnAttemptTimeout(t *te
 			return // the client gave up before sending the body
 		}
 		requests.Add(1)
-		_, _ = fmt.Fprintf(c, "HTTP/1.1 201 Created\r\nContent-Type: application/json\r\nContent-Length: %d\r\n\r\n%s", len(tlsAnswer), tlsAnswer)
+		_, _ = fmt.Fprintf(c, "HTTP/1.1 201 Created\r\nContent-Type: application/json\r\nContent-Length: %d\r\n\r\n%s", len(wiretest.CreatedBody), wiretest.CreatedBody)
 	})
-	c := newLoopbackClient(t, url, insurance.WithAttemptTimeout(500*time.Millisecond))
+	c := wiretest.NewLoopbackClient(t, url, insurance.WithAttemptTimeout(500*time.Millisecond))
 
 	start := time.Now()
-	require.NoError(t, buyTuition(context.Background(), c, "q_1"))
+	require.NoError(t, wiretest.BuyTuition(context.Background(), c, "q_1"))
 	assert.Less(t, time.Since(start), 2*time.Second, "one attempt timeout, not one per attempt")
 	assert.Equal(t, int32(1), requests.Load(), "one body arrived: the first attempt's never went out")
 }
@@ -79,7 +80,7 @@ func TestAPurchaseToAServerThatIgnoresExpectSucceedsWithinAnAttemptTimeout(t *te
 // path alone, keeps the stricter rule: its 503 is outcome unknown, not sent again.
 func TestAnAnswerBeforeThePurchaseBody(t *testing.T) {
 	doPurchase := func(ctx context.Context, c *insurance.Client, _ string) error {
-		_, err := c.Do(ctx, http.MethodPost, "/v1/purchase/tuition", insurance.AuthBasic, fullTuitionPurchase(), nil)
+		_, err := c.Do(ctx, http.MethodPost, "/v1/purchase/tuition", insurance.AuthBasic, wiretest.FullTuitionPurchase(), nil)
 		return err
 	}
 	for _, tc := range []struct {
@@ -88,8 +89,8 @@ func TestAnAnswerBeforeThePurchaseBody(t *testing.T) {
 		outcomeUnkown bool
 		requests      int32
 	}{
-		{"201 cut off", "HTTP/1.1 201 Created\r\nContent-Type: application/json\r\nContent-Length: 200\r\n\r\n{\"quote_id\":", buyTuition, true, 1},
-		{"503 to PurchaseTuition", "HTTP/1.1 503 Service Unavailable\r\nConnection: close\r\nContent-Length: 0\r\n\r\n", buyTuition, false, 3},
+		{"201 cut off", "HTTP/1.1 201 Created\r\nContent-Type: application/json\r\nContent-Length: 200\r\n\r\n{\"quote_id\":", wiretest.BuyTuition, true, 1},
+		{"503 to PurchaseTuition", "HTTP/1.1 503 Service Unavailable\r\nConnection: close\r\nContent-Length: 0\r\n\r\n", wiretest.BuyTuition, false, 3},
 		{"503 to Do", "HTTP/1.1 503 Service Unavailable\r\nConnection: close\r\nContent-Length: 0\r\n\r\n", doPurchase, true, 1},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -99,7 +100,7 @@ func TestAnAnswerBeforeThePurchaseBody(t *testing.T) {
 				_, _ = io.WriteString(c, tc.answer)
 				_ = c.Close()
 			})
-			c := newLoopbackClient(t, url)
+			c := wiretest.NewLoopbackClient(t, url)
 
 			err := tc.call(context.Background(), c, "q_1")
 
@@ -133,10 +134,10 @@ func TestAnEarlyAnswerOnAKeptConnectionKeepsExpect(t *testing.T) {
 				}
 				continueAndCreate(c, r, &bodies)
 			})
-			c := newLoopbackClient(t, url, insurance.WithMaxRetries(1))
+			c := wiretest.NewLoopbackClient(t, url, insurance.WithMaxRetries(1))
 
-			_ = buyTuition(context.Background(), c, "q_1")
-			require.NoError(t, buyTuition(context.Background(), c, "q_2"))
+			_ = wiretest.BuyTuition(context.Background(), c, "q_1")
+			require.NoError(t, wiretest.BuyTuition(context.Background(), c, "q_2"))
 
 			assert.Equal(t, want, expects.all())
 		})
@@ -163,14 +164,14 @@ func TestADialTimeoutKeepsExpect(t *testing.T) {
 		}
 		return dial(ctx, network, addr)
 	}
-	c := newLoopbackClient(t, url, insurance.WithHTTPClient(&http.Client{Transport: transport}),
+	c := wiretest.NewLoopbackClient(t, url, insurance.WithHTTPClient(&http.Client{Transport: transport}),
 		insurance.WithAttemptTimeout(100*time.Millisecond), insurance.WithMaxRetries(0))
 
-	require.Error(t, buyTuition(context.Background(), c, "q_1"))
+	require.Error(t, wiretest.BuyTuition(context.Background(), c, "q_1"))
 	hang.Store(false)
 	patient, err := c.With(insurance.WithAttemptTimeout(10 * time.Second)) // the same pools
 	require.NoError(t, err)
-	require.NoError(t, buyTuition(context.Background(), patient, "q_2"))
+	require.NoError(t, wiretest.BuyTuition(context.Background(), patient, "q_2"))
 
 	assert.Equal(t, []string{"100-continue"}, expects.all())
 }
@@ -203,7 +204,7 @@ func continueAndCreate(c net.Conn, r *http.Request, bodies *atomic.Int32) {
 		return
 	}
 	bodies.Add(1)
-	_, _ = fmt.Fprintf(c, "HTTP/1.1 201 Created\r\nContent-Type: application/json\r\nContent-Length: %d\r\n\r\n%s", len(tlsAnswer), tlsAnswer)
+	_, _ = fmt.Fprintf(c, "HTTP/1.1 201 Created\r\nContent-Type: application/json\r\nContent-Length: %d\r\n\r\n%s", len(wiretest.CreatedBody), wiretest.CreatedBody)
 }
 
 // ignoresExpect serves HTTP/1.1 on loopback as a server that knows nothing of

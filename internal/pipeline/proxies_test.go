@@ -1,6 +1,6 @@
 //go:build proxies
 
-package insurance_test
+package pipeline_test
 
 import (
 	"crypto/x509"
@@ -24,7 +24,7 @@ import (
 // proxies_scenarios_test.go. scripts/proxies.sh installs the proxies, makes a
 // certificate and runs this test:
 //
-//	go test -tags proxies -run 'TestProxies/caddy/reload' -v .
+//	go test -tags proxies -run 'TestProxies/caddy/reload' -v ./internal/pipeline
 //
 // Subtests are TestProxies/<proxy>/<scenario>. Each proxy runs as a child of the
 // test on free loopback ports and is stopped by it. Each scenario prints one

@@ -1,4 +1,4 @@
-package insurance_test
+package pipeline_test
 
 import (
 	"bytes"
@@ -16,6 +16,7 @@ import (
 	"golang.org/x/net/http2"
 
 	"github.com/partnerinsure/insurance-go"
+	"github.com/partnerinsure/insurance-go/internal/wiretest"
 )
 
 // The guarantees of a call at the wire, over HTTP/2 and HTTP/1.1, against the raw
@@ -36,21 +37,6 @@ func attemptsOf(err error) int {
 	return 0
 }
 
-// buyTuition and quoteTravel make one call for quoteID.
-func buyTuition(ctx context.Context, c *insurance.Client, quoteID string) error {
-	req := fullTuitionPurchase()
-	req.QuoteID = quoteID
-	_, err := c.PurchaseTuition(ctx, req)
-	return err
-}
-
-func quoteTravel(ctx context.Context, c *insurance.Client, quoteID string) error {
-	req := fullTravelQuote()
-	req.QuoteID = quoteID
-	_, err := c.QuoteTravel(ctx, req)
-	return err
-}
-
 const (
 	callDeadline = 10 * time.Second // each call's context
 	callBound    = 5 * time.Second  // ... and how long it may take at most here
@@ -58,11 +44,11 @@ const (
 )
 
 // timedCall runs ep once with callDeadline and reports how long it took and its error.
-func timedCall(c *insurance.Client, ep endpoint) (time.Duration, error) {
+func timedCall(c *insurance.Client, ep wiretest.Endpoint) (time.Duration, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), callDeadline)
 	defer cancel()
 	start := time.Now()
-	_, err := ep.call(ctx, c)
+	_, err := ep.Call(ctx, c)
 	return time.Since(start), err
 }
 
@@ -81,12 +67,12 @@ var wireFaults = []struct {
 // whose request was processed and then reset (with any code) or cut off arrived once,
 // is not sent again, and ends at once with ErrOutcomeUnknown.
 func TestRecordCreatingCallsAreProcessedAtMostOnce(t *testing.T) {
-	for _, ep := range endpoints() {
-		if !ep.createsRecord {
+	for _, ep := range wiretest.Endpoints() {
+		if !ep.CreatesRecord {
 			continue
 		}
 		for _, f := range wireFaults {
-			t.Run(ep.name+"/"+f.name, func(t *testing.T) {
+			t.Run(ep.Name+"/"+f.name, func(t *testing.T) {
 				t.Parallel()
 				srv := newRawServer(t, func(arrival) verdict { return f.v })
 				took, err := timedCall(rawClient(t, srv), ep)
@@ -109,12 +95,12 @@ func TestRecordCreatingCallsAreProcessedAtMostOnce(t *testing.T) {
 // PROTOCOL_ERROR reset) goes over HTTP/1.1, and so do the retries of an attempt that
 // got no answer. A GET (no body) is resent like a POST.
 func TestIdempotentCallsAreBounded(t *testing.T) {
-	for _, ep := range endpoints() {
-		if ep.createsRecord {
+	for _, ep := range wiretest.Endpoints() {
+		if ep.CreatesRecord {
 			continue
 		}
 		for _, f := range wireFaults {
-			t.Run(ep.name+"/"+f.name, func(t *testing.T) {
+			t.Run(ep.Name+"/"+f.name, func(t *testing.T) {
 				t.Parallel()
 				srv := newRawServer(t, func(arrival) verdict { return f.v })
 				took, err := timedCall(rawClient(t, srv), ep)
@@ -139,8 +125,8 @@ func TestIdempotentCallsAreBounded(t *testing.T) {
 // the SDK sends over HTTP/1.1, which has no streams to refuse.
 func TestRefusedStreamsAreSentAgain(t *testing.T) {
 	for _, every := range []bool{false, true} {
-		for _, ep := range endpoints() {
-			t.Run(fmt.Sprintf("%s/every stream refused: %t", ep.name, every), func(t *testing.T) {
+		for _, ep := range wiretest.Endpoints() {
+			t.Run(fmt.Sprintf("%s/every stream refused: %t", ep.Name, every), func(t *testing.T) {
 				t.Parallel()
 				srv := newRawServer(t, func(a arrival) verdict {
 					if a.n == 1 || every {
@@ -164,11 +150,11 @@ func TestRefusedStreamsAreSentAgain(t *testing.T) {
 // every stream, a record-creating call never processed ends in seconds, and if it
 // fails, its error does not claim the purchase may have gone through.
 func TestAPurchaseOnlyEverRefusedIsNotOutcomeUnknown(t *testing.T) {
-	for _, ep := range endpoints() {
-		if !ep.createsRecord {
+	for _, ep := range wiretest.Endpoints() {
+		if !ep.CreatesRecord {
 			continue
 		}
-		t.Run(ep.name, func(t *testing.T) {
+		t.Run(ep.Name, func(t *testing.T) {
 			t.Parallel()
 			srv := newRawServer(t, func(arrival) verdict { return verdict{kind: refuse} })
 			took, err := timedCall(rawClient(t, srv), ep)
@@ -269,10 +255,10 @@ func buyingAndQuoting(t *testing.T, srv *rawServer, each int, deadline time.Dura
 	var buys, quotes tally
 	var wg sync.WaitGroup
 	wg.Go(func() {
-		buys = callBurst(64, each, deadline, "buy", func(ctx context.Context, id string) error { return buyTuition(ctx, c, id) }, srv.Processed, srv.Arrived)
+		buys = callBurst(64, each, deadline, "buy", func(ctx context.Context, id string) error { return wiretest.BuyTuition(ctx, c, id) }, srv.Processed, srv.Arrived)
 	})
 	wg.Go(func() {
-		quotes = callBurst(64, each, deadline, "quote", func(ctx context.Context, id string) error { return quoteTravel(ctx, c, id) }, srv.Processed, srv.Arrived)
+		quotes = callBurst(64, each, deadline, "quote", func(ctx context.Context, id string) error { return wiretest.QuoteTravel(ctx, c, id) }, srv.Processed, srv.Arrived)
 	})
 	wg.Wait()
 	t.Logf("purchases: %v", buys)
@@ -314,13 +300,13 @@ func TestGoAwayAfterEveryStream(t *testing.T) {
 // record-creating calls go over HTTP/1.1 (where net/http resends a request only when
 // nothing of it was written) and the others over HTTP/2.
 func TestEachCallClassRidesItsProtocol(t *testing.T) {
-	for _, ep := range endpoints() {
-		t.Run(ep.name, func(t *testing.T) {
+	for _, ep := range wiretest.Endpoints() {
+		t.Run(ep.Name, func(t *testing.T) {
 			srv := newRawServer(t, func(arrival) verdict { return verdict{kind: answer} })
 			_, err := timedCall(rawClient(t, srv), ep)
 			require.NoError(t, err)
 			want, other := "HTTP/2.0", "HTTP/1.1"
-			if ep.createsRecord {
+			if ep.CreatesRecord {
 				want, other = other, want
 			}
 			assert.Equal(t, 1, srv.ByProto(want), "over %s", want)
@@ -348,7 +334,7 @@ func TestDebugLogHasALinePerRequest(t *testing.T) {
 			srv := newRawServer(t, f.decide)
 			var log lockedBuffer
 			c := rawClient(t, srv, insurance.WithLogger(slog.New(slog.NewJSONHandler(&log, &slog.HandlerOptions{Level: slog.LevelDebug}))))
-			took, err := timedCall(c, endpoints()[1]) // QuoteTravel
+			took, err := timedCall(c, wiretest.Endpoints()[1]) // QuoteTravel
 			require.Less(t, took, callBound)
 
 			arrived, _ := srv.Totals()
@@ -403,7 +389,7 @@ func TestAReloadProcessesNoPurchaseTwice(t *testing.T) {
 					}
 				}
 			}()
-			buys := callBurst(64, 20, callDeadline, "buy", func(ctx context.Context, id string) error { return buyTuition(ctx, c, id) }, srv.Processed, srv.Arrived)
+			buys := callBurst(64, 20, callDeadline, "buy", func(ctx context.Context, id string) error { return wiretest.BuyTuition(ctx, c, id) }, srv.Processed, srv.Arrived)
 			close(done)
 			t.Logf("purchases: %v", buys)
 			assert.Zero(t, buys.duplicates, "no purchase processed twice")

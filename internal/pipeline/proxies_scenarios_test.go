@@ -1,6 +1,6 @@
 //go:build proxies
 
-package insurance_test
+package pipeline_test
 
 import (
 	"context"
@@ -16,6 +16,7 @@ import (
 	"github.com/stretchr/testify/assert"
 
 	"github.com/partnerinsure/insurance-go"
+	"github.com/partnerinsure/insurance-go/internal/wiretest"
 )
 
 // The scenarios of the proxy matrix. Every call has a 3 s context (plus its spacing in
@@ -118,9 +119,9 @@ func burst(t *testing.T, c *insurance.Client, px *proxy, goroutines, each int, g
 					r := &callRecord{id: fmt.Sprintf("%s%s_%d_%d", prefix, kind, g, i), purchase: purchase, start: time.Now()}
 					ctx, cancel := context.WithTimeout(r.traced(context.Background()), proxyCallDeadline)
 					if purchase {
-						r.err = buyTuition(ctx, c, r.id)
+						r.err = wiretest.BuyTuition(ctx, c, r.id)
 					} else {
-						r.err = quoteTravel(ctx, c, r.id)
+						r.err = wiretest.QuoteTravel(ctx, c, r.id)
 					}
 					cancel()
 					mu.Lock()

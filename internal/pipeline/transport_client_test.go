@@ -1,4 +1,4 @@
-package insurance_test
+package pipeline_test
 
 import (
 	"context"
@@ -15,6 +15,7 @@ import (
 
 	"github.com/partnerinsure/insurance-go"
 	"github.com/partnerinsure/insurance-go/internal/pipeline"
+	"github.com/partnerinsure/insurance-go/internal/wiretest"
 )
 
 // Connections as partners see them through the Client: pools shared and kept,
@@ -31,14 +32,14 @@ func TestSharedClientReusesConnections(t *testing.T) {
 		w.WriteHeader(201)
 		_, _ = io.WriteString(w, `{"quote_id":"q_1"}`)
 	})
-	c := newLoopbackClient(t, srv.URL)
+	c := wiretest.NewLoopbackClient(t, srv.URL)
 
 	var wg sync.WaitGroup
 	var failed atomic.Int32
 	for range 64 {
 		wg.Go(func() {
 			for range 100 {
-				if _, err := c.QuoteTravel(context.Background(), fullTravelQuote()); err != nil {
+				if _, err := c.QuoteTravel(context.Background(), wiretest.FullTravelQuote()); err != nil {
 					failed.Add(1)
 				}
 			}
@@ -67,13 +68,13 @@ func TestAFailedCallKeepsTheIdlePool(t *testing.T) {
 		w.WriteHeader(201)
 		_, _ = io.WriteString(w, `{"quote_id":"q_1"}`)
 	})
-	c := newLoopbackClient(t, srv.URL, insurance.WithMaxRetries(0))
+	c := wiretest.NewLoopbackClient(t, srv.URL, insurance.WithMaxRetries(0))
 	eightAtOnce := func() {
 		arrived.Add(8)
 		var wg sync.WaitGroup
 		for range 8 {
 			wg.Go(func() {
-				_, err := c.QuoteTravel(context.Background(), fullTravelQuote())
+				_, err := c.QuoteTravel(context.Background(), wiretest.FullTravelQuote())
 				assert.NoError(t, err)
 			})
 		}
@@ -83,7 +84,7 @@ func TestAFailedCallKeepsTheIdlePool(t *testing.T) {
 	eightAtOnce()
 	require.EqualValues(t, 8, opened.Load())
 	fail.Store(true)
-	_, err := c.QuoteTravel(context.Background(), fullTravelQuote())
+	_, err := c.QuoteTravel(context.Background(), wiretest.FullTravelQuote())
 	require.ErrorIs(t, err, insurance.ErrServer, "a call that ends in failure")
 	fail.Store(false)
 	eightAtOnce()
@@ -113,16 +114,13 @@ func countingServer(t *testing.T, answer func(http.ResponseWriter)) (srv *httpte
 	return srv, opened, closed
 }
 
-// tlsAnswer serves both the quotes and the purchases of these tests.
-const tlsAnswer = `{"quote_id":"q_1","policy_id":"pol_1"}`
-
 // defaultTransportClient is a Client on the SDK's own default transport, told only to
 // trust the test server's certificate.
 func defaultTransportClient(t *testing.T, srv *httptest.Server) *insurance.Client {
 	t.Helper()
 	transport := pipeline.NewTransport()
 	transport.TLSClientConfig = srv.Client().Transport.(*http.Transport).TLSClientConfig
-	c, err := insurance.NewClient(srv.URL, insurance.WithCredentials(testClientID, testClientSecret),
+	c, err := insurance.NewClient(srv.URL, insurance.WithCredentials(wiretest.ClientID, wiretest.ClientSecret),
 		insurance.WithHTTPClient(&http.Client{Transport: transport}))
 	require.NoError(t, err)
 	t.Cleanup(c.CloseIdleConnections)
@@ -136,14 +134,17 @@ func defaultTransportClient(t *testing.T, srv *httptest.Server) *insurance.Clien
 // never resends a purchase that may have been processed: one connection per
 // concurrent purchase, at most MaxConnsPerHost.
 func TestHTTP2OneConnectionFromTheFirstCall(t *testing.T) {
-	srv, opened, overH2 := countingTLSServer(t, true, tlsAnswer)
+	srv, opened, overH2 := wiretest.CountingTLSServer(t, true, wiretest.CreatedBody)
 	c := defaultTransportClient(t, srv)
 
-	together(t, func() error { _, err := c.QuoteTravel(context.Background(), fullTravelQuote()); return err })
+	together(t, func() error { _, err := c.QuoteTravel(context.Background(), wiretest.FullTravelQuote()); return err })
 	assert.EqualValues(t, 64*20, overH2.Load(), "requests over HTTP/2")
 	assert.EqualValues(t, 1, opened.Load(), "connections for 64 goroutines' quotes")
 
-	together(t, func() error { _, err := c.PurchaseTuition(context.Background(), fullTuitionPurchase()); return err })
+	together(t, func() error {
+		_, err := c.PurchaseTuition(context.Background(), wiretest.FullTuitionPurchase())
+		return err
+	})
 	assert.EqualValues(t, 64*20, overH2.Load(), "no purchase over HTTP/2")
 	assert.Greater(t, opened.Load(), int32(2), "HTTP/1.1: one connection per concurrent purchase")
 	assert.LessOrEqual(t, opened.Load(), int32(1+pipeline.MaxConnsPerHost), "connections with the purchases' pool")
@@ -152,29 +153,29 @@ func TestHTTP2OneConnectionFromTheFirstCall(t *testing.T) {
 // TestHTTP1OverTLSStillConnectsInParallel: against a server without HTTP/2, the
 // first connection made, the goroutines dial their own as before.
 func TestHTTP1OverTLSStillConnectsInParallel(t *testing.T) {
-	srv, opened, overH2 := countingTLSServer(t, false, tlsAnswer)
+	srv, opened, overH2 := wiretest.CountingTLSServer(t, false, wiretest.CreatedBody)
 	c := defaultTransportClient(t, srv)
 
-	together(t, func() error { _, err := c.QuoteTravel(context.Background(), fullTravelQuote()); return err })
+	together(t, func() error { _, err := c.QuoteTravel(context.Background(), wiretest.FullTravelQuote()); return err })
 	assert.Zero(t, overH2.Load())
 	assert.Greater(t, opened.Load(), int32(1), "HTTP/1.1: one connection per concurrent call")
 	assert.LessOrEqual(t, opened.Load(), int32(pipeline.MaxConnsPerHost))
 }
 
 func TestRedirectsAreNotFollowed(t *testing.T) {
-	c, mt := newMockClient(t)
-	var elsewhere recorder
-	mt.RegisterResponder("GET", testBaseURL+"/v1/products", func(*http.Request) (*http.Response, error) {
+	c, mt := wiretest.NewMockClient(t)
+	var elsewhere wiretest.Recorder
+	mt.RegisterResponder("GET", wiretest.BaseURL+"/v1/products", func(*http.Request) (*http.Response, error) {
 		resp := &http.Response{StatusCode: http.StatusTemporaryRedirect, Header: http.Header{"Location": {"https://evil.example/steal"}}, Body: http.NoBody}
 		return resp, nil
 	})
-	mt.RegisterResponder("GET", "https://evil.example/steal", elsewhere.respond(200, `[]`))
+	mt.RegisterResponder("GET", "https://evil.example/steal", elsewhere.Respond(200, `[]`))
 
 	_, err := c.ListProducts(context.Background())
 	var apiErr *insurance.APIError
 	require.ErrorAs(t, err, &apiErr)
 	assert.Equal(t, http.StatusTemporaryRedirect, apiErr.StatusCode)
-	assert.Equal(t, 0, elsewhere.count(), "credentials must not reach another host")
+	assert.Equal(t, 0, elsewhere.Count(), "credentials must not reach another host")
 }
 
 // TestRedirectDoesNotCarryCredentials: a server that redirects to another host must
@@ -190,12 +191,12 @@ func TestRedirectDoesNotCarryCredentials(t *testing.T) {
 		http.Redirect(w, r, other.URL+r.URL.Path, http.StatusTemporaryRedirect)
 	}))
 	defer redirecting.Close()
-	c := newLoopbackClient(t, redirecting.URL)
+	c := wiretest.NewLoopbackClient(t, redirecting.URL)
 
-	for _, ep := range endpoints() {
-		_, err := ep.call(context.Background(), c)
+	for _, ep := range wiretest.Endpoints() {
+		_, err := ep.Call(context.Background(), c)
 		var apiErr *insurance.APIError
-		require.ErrorAs(t, err, &apiErr, ep.name)
+		require.ErrorAs(t, err, &apiErr, ep.Name)
 		assert.Equal(t, http.StatusTemporaryRedirect, apiErr.StatusCode)
 	}
 	assert.Zero(t, leaked.Load(), "nothing may reach the host a redirect points to")
@@ -208,11 +209,14 @@ func TestTLSIsVerified(t *testing.T) {
 		_, _ = io.WriteString(w, `[]`)
 	}))
 	defer srv.Close()
-	c := newLoopbackClient(t, srv.URL) // default retries: a bad certificate is not tried again
+	c := wiretest.NewLoopbackClient(t, srv.URL) // default retries: a bad certificate is not tried again
 
 	for name, call := range map[string]func() error{
 		"products": func() error { _, err := c.ListProducts(context.Background()); return err },
-		"purchase": func() error { _, err := c.PurchaseTuition(context.Background(), fullTuitionPurchase()); return err },
+		"purchase": func() error {
+			_, err := c.PurchaseTuition(context.Background(), wiretest.FullTuitionPurchase())
+			return err
+		},
 	} {
 		err := call()
 		require.Error(t, err, name)
@@ -223,7 +227,7 @@ func TestTLSIsVerified(t *testing.T) {
 		assert.NotErrorIs(t, err, insurance.ErrOutcomeUnknown, "%s: nothing was sent", name)
 	}
 
-	trusting := newLoopbackClient(t, srv.URL, insurance.WithHTTPClient(srv.Client()))
+	trusting := wiretest.NewLoopbackClient(t, srv.URL, insurance.WithHTTPClient(srv.Client()))
 	_, err := trusting.ListProducts(context.Background())
 	assert.NoError(t, err, "a transport the caller trusts with that certificate works")
 }
@@ -232,7 +236,7 @@ func TestTLSIsVerified(t *testing.T) {
 // error fails the test.
 func together(t *testing.T, call func() error) {
 	t.Helper()
-	for _, err := range inABurst(20, call) {
+	for _, err := range wiretest.InABurst(20, call) {
 		t.Error(err)
 	}
 }

@@ -1,4 +1,4 @@
-package insurance_test
+package pipeline_test
 
 import (
 	"context"
@@ -16,6 +16,7 @@ import (
 
 	"github.com/partnerinsure/insurance-go"
 	"github.com/partnerinsure/insurance-go/insurancetest"
+	"github.com/partnerinsure/insurance-go/internal/wiretest"
 )
 
 // The retry loop's rules about time: no wait is begun that would end after the
@@ -35,16 +36,16 @@ func retryAfter(seconds string) http.Header { return http.Header{"Retry-After": 
 // A Retry-After that would end after the deadline is not slept into: the 429 is the
 // answer, at once, with what the server asked for. Every endpoint, purchases too.
 func TestRetryAfterBeyondTheDeadlineReturnsTheAnswerAtOnce(t *testing.T) {
-	for _, ep := range endpoints() {
-		t.Run(ep.name, func(t *testing.T) {
+	for _, ep := range wiretest.Endpoints() {
+		t.Run(ep.Name, func(t *testing.T) {
 			inFakeTime(t, func(t *testing.T, srv *insurancetest.Server) {
-				srv.Inject(ep.method+" "+ep.path, insurancetest.Fault{Status: http.StatusTooManyRequests, Header: retryAfter("3600")})
+				srv.Inject(ep.Method+" "+ep.Path, insurancetest.Fault{Status: http.StatusTooManyRequests, Header: retryAfter("3600")})
 				c := srv.Client(insurance.WithRetryWait(time.Second, 10*time.Second)) // Retry-After capped at the default 10 s
 				ctx, cancel := context.WithTimeout(context.Background(), 500*time.Millisecond)
 				defer cancel()
 
 				start := time.Now()
-				_, err := ep.call(ctx, c)
+				_, err := ep.Call(ctx, c)
 
 				assert.Zero(t, time.Since(start), "returned at once, not at the deadline")
 				var apiErr *insurance.APIError
@@ -204,29 +205,29 @@ func travelQuoteTo(email string) *insurance.TravelQuoteRequest {
 // The same rules on real loopback sockets, and WithAttemptTimeout there.
 
 func TestAContextThatEndsBeforeTheAnswerIsNotRetried(t *testing.T) {
-	for _, ep := range endpoints() {
-		t.Run(ep.name, func(t *testing.T) {
+	for _, ep := range wiretest.Endpoints() {
+		t.Run(ep.Name, func(t *testing.T) {
 			t.Parallel()
-			srv := newScriptedServer(t, ep, hang, hang, hang)
-			c := newLoopbackClient(t, srv.URL)
+			srv := wiretest.NewScriptedServer(t, ep, wiretest.Hang, wiretest.Hang, wiretest.Hang)
+			c := wiretest.NewLoopbackClient(t, srv.URL)
 			ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
 			defer cancel()
 
-			_, err := ep.call(ctx, c)
+			_, err := ep.Call(ctx, c)
 			assert.ErrorIs(t, err, context.DeadlineExceeded)
-			assert.EqualValues(t, 1, srv.received.Load(), "a context that ended is not retried")
-			assert.Equal(t, ep.createsRecord, errors.Is(err, insurance.ErrOutcomeUnknown))
+			assert.EqualValues(t, 1, srv.Received.Load(), "a context that ended is not retried")
+			assert.Equal(t, ep.CreatesRecord, errors.Is(err, insurance.ErrOutcomeUnknown))
 		})
 	}
 }
 
 // recordingServer answers each request with the next scripted fault (then the
 // endpoint's success) and records when each request arrived.
-func recordingServer(t *testing.T, ep endpoint, script ...fault) (*scriptedServer, func() []time.Time) {
+func recordingServer(t *testing.T, ep wiretest.Endpoint, script ...wiretest.Fault) (*wiretest.ScriptedServer, func() []time.Time) {
 	t.Helper()
 	var mu sync.Mutex
 	var arrivals []time.Time
-	srv := newScriptedServer(t, ep, script...)
+	srv := wiretest.NewScriptedServer(t, ep, script...)
 	inner := srv.Config.Handler
 	srv.Config.Handler = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		mu.Lock()
@@ -244,9 +245,9 @@ func recordingServer(t *testing.T, ep endpoint, script ...fault) (*scriptedServe
 // WithAttemptTimeout also bounds reading the answer: a body that stalls half-way is
 // an attempt that timed out.
 func TestAttemptTimeoutCoversReadingTheBody(t *testing.T) {
-	ep := endpoints()[0] // ListProducts
-	srv, arrivals := recordingServer(t, ep, stall)
-	c := newLoopbackClient(t, srv.URL, insurance.WithAttemptTimeout(200*time.Millisecond))
+	ep := wiretest.Endpoints()[0] // ListProducts
+	srv, arrivals := recordingServer(t, ep, wiretest.Stall)
+	c := wiretest.NewLoopbackClient(t, srv.URL, insurance.WithAttemptTimeout(200*time.Millisecond))
 
 	_, err := c.ListProducts(context.Background())
 	require.NoError(t, err)
@@ -267,9 +268,9 @@ func TestAttemptTimeoutBeforeConnectingIsRetriedForPurchases(t *testing.T) {
 			return (&net.Dialer{}).DialContext(ctx, "tcp", "127.0.0.1:1") // refused at once
 		},
 	}}
-	c := newLoopbackClient(t, "http://127.0.0.1:9", insurance.WithHTTPClient(hanging), insurance.WithAttemptTimeout(100*time.Millisecond))
+	c := wiretest.NewLoopbackClient(t, "http://127.0.0.1:9", insurance.WithHTTPClient(hanging), insurance.WithAttemptTimeout(100*time.Millisecond))
 
-	_, err := c.PurchaseTuition(context.Background(), fullTuitionPurchase())
+	_, err := c.PurchaseTuition(context.Background(), wiretest.FullTuitionPurchase())
 	require.Error(t, err)
 	assert.NotErrorIs(t, err, insurance.ErrOutcomeUnknown, "no connection was ever made")
 	assert.EqualValues(t, 3, attempts.Load(), "retried like any dial failure")

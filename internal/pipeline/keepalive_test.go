@@ -1,4 +1,4 @@
-package insurance_test
+package pipeline_test
 
 import (
 	"context"
@@ -16,12 +16,13 @@ import (
 	"github.com/stretchr/testify/assert"
 
 	"github.com/partnerinsure/insurance-go"
+	"github.com/partnerinsure/insurance-go/internal/wiretest"
 )
 
 // Purchases against servers that close idle connections: a purchase is never called
 // "outcome unknown" when it never reached the server, and never reaches it twice.
 
-var soak = flag.Bool("soak", false, "run the keep-alive soak (about a minute): go test -run TestKeepAliveSoak -soak -v .")
+var soak = flag.Bool("soak", false, "run the keep-alive soak (about a minute): go test -run TestKeepAliveSoak -soak -v ./internal/pipeline")
 
 // keepAliveRun sends purchases from goroutines, each waiting a gap drawn from
 // [gapMin, gapMax] before every purchase, to a server that closes connections idle
@@ -60,7 +61,7 @@ func (r keepAliveRun) run(t *testing.T) keepAliveResult {
 	srv.Config.IdleTimeout = r.serverIdle
 	srv.Start()
 	defer srv.Close()
-	c := newLoopbackClient(t, srv.URL, r.opts...)
+	c := wiretest.NewLoopbackClient(t, srv.URL, r.opts...)
 
 	var res keepAliveResult
 	var failedIDs []string
@@ -135,7 +136,7 @@ func TestPurchasesDoNotRaceTheKeepAliveTimeout(t *testing.T) {
 // figures are in docs/reliability.md.
 func TestKeepAliveSoak(t *testing.T) {
 	if !*soak {
-		t.Skip("about three minutes: go test -run TestKeepAliveSoak -soak -v .")
+		t.Skip("about three minutes: go test -run TestKeepAliveSoak -soak -v ./internal/pipeline")
 	}
 	atTimeout := [2]time.Duration{1999 * time.Millisecond, 2001 * time.Millisecond}
 	atBound := [2]time.Duration{999 * time.Millisecond, 1001 * time.Millisecond}

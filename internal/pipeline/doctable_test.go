@@ -1,4 +1,4 @@
-package insurance_test
+package pipeline_test
 
 import (
 	"fmt"

@@ -1,4 +1,4 @@
-package insurance_test
+package pipeline_test
 
 import (
 	"context"
@@ -12,18 +12,19 @@ import (
 	"golang.org/x/net/http2"
 
 	"github.com/partnerinsure/insurance-go"
+	"github.com/partnerinsure/insurance-go/internal/wiretest"
 )
 
 // An answer that began (a 103 Early Hints) and then broke off does not lift the bound
 // on what a call sends: over HTTP/2 net/http still wants to send the request again
 // after it, and each time it asks the attempt.
 func TestAnAnswerThatBeganDoesNotLiftTheBound(t *testing.T) {
-	for _, ep := range endpoints() {
-		if ep.createsRecord {
+	for _, ep := range wiretest.Endpoints() {
+		if ep.CreatesRecord {
 			continue
 		}
 		for name, v := range map[string]verdict{"refused": {kind: refuse}, "reset PROTOCOL_ERROR": {kind: resetAfter, code: http2.ErrCodeProtocol}} {
-			t.Run(ep.name+"/"+name, func(t *testing.T) {
+			t.Run(ep.Name+"/"+name, func(t *testing.T) {
 				t.Parallel()
 				srv := newRawServer(t, func(arrival) verdict { return v }, func(s *rawServer) { s.earlyHints = true })
 				took, _ := timedCall(rawClient(t, srv, insurance.WithMaxRetries(0)), ep)
@@ -49,11 +50,11 @@ func TestAPurchaseOnAnOpaqueTransportIsProcessedOnce(t *testing.T) {
 		func(s *rawServer) { s.earlyHints = true })
 	transport := insurance.NewTransport()
 	transport.TLSClientConfig = &tls.Config{RootCAs: srv.Pool}
-	c := newLoopbackClient(t, srv.URL, insurance.WithHTTPClient(&http.Client{Transport: opaque{transport}}))
+	c := wiretest.NewLoopbackClient(t, srv.URL, insurance.WithHTTPClient(&http.Client{Transport: opaque{transport}}))
 	ctx, cancel := context.WithTimeout(context.Background(), callBound)
 	defer cancel()
 
-	err := buyTuition(ctx, c, "q_opaque")
+	err := wiretest.BuyTuition(ctx, c, "q_opaque")
 
 	assert.ErrorIs(t, err, insurance.ErrOutcomeUnknown)
 	assert.Equal(t, 1, srv.Processed("q_opaque"))
@@ -66,7 +67,7 @@ func TestTheResendOverHTTP1CarriesTheJarsCookiesOnce(t *testing.T) {
 	srv := newRawServer(t, func(arrival) verdict { return verdict{kind: refuse} })
 	transport := insurance.NewTransport()
 	transport.TLSClientConfig = &tls.Config{RootCAs: srv.Pool}
-	c := newLoopbackClient(t, srv.URL, insurance.WithHTTPClient(&http.Client{Transport: transport, Jar: sessionJar{}}))
+	c := wiretest.NewLoopbackClient(t, srv.URL, insurance.WithHTTPClient(&http.Client{Transport: transport, Jar: sessionJar{}}))
 
 	_, err := c.ListProducts(context.Background())
 

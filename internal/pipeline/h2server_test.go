@@ -1,4 +1,4 @@
-package insurance_test
+package pipeline_test
 
 import (
 	"bytes"
@@ -23,6 +23,7 @@ import (
 
 	"github.com/partnerinsure/insurance-go"
 	"github.com/partnerinsure/insurance-go/internal/pipeline"
+	"github.com/partnerinsure/insurance-go/internal/wiretest"
 )
 
 // A server that misbehaves on purpose at the wire. Over TLS it offers h2 and
@@ -394,9 +395,9 @@ func tlsClient(t testing.TB, url string, pool *x509.CertPool, opts ...insurance.
 	transport := pipeline.NewTransport()
 	transport.TLSClientConfig = &tls.Config{RootCAs: pool}
 	base := []insurance.Option{
-		insurance.WithCredentials(testClientID, testClientSecret),
+		insurance.WithCredentials(wiretest.ClientID, wiretest.ClientSecret),
 		insurance.WithHTTPClient(&http.Client{Transport: transport}),
-		fastRetries,
+		wiretest.FastRetries,
 	}
 	c, err := insurance.NewClient(url, append(base, opts...)...)
 	require.NoError(t, err)

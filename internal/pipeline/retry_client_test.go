@@ -1,4 +1,4 @@
-package insurance_test
+package pipeline_test
 
 import (
 	"context"
@@ -20,6 +20,8 @@ import (
 
 	"github.com/partnerinsure/insurance-go"
 	"github.com/partnerinsure/insurance-go/insurancetest"
+	"github.com/partnerinsure/insurance-go/internal/contracttest"
+	"github.com/partnerinsure/insurance-go/internal/wiretest"
 )
 
 // The retry table as partners see it through the Client: what is sent again, how
@@ -32,36 +34,36 @@ import (
 func TestRetryTable(t *testing.T) {
 	kinds := []struct {
 		name  string
-		fault fault
+		fault wiretest.Fault
 		// for record-creating calls: is the failure retried, and what does it match
 		recordRetried bool
 		recordErr     error
 	}{
-		{"429 Retry-After 0", status(429, "Retry-After", "0"), true, nil},
-		{"502", status(502), false, insurance.ErrServer},
-		{"503", status(503), false, insurance.ErrServer},
-		{"504", status(504), false, insurance.ErrServer},
-		{"reset after the request was read", reset, false, syscall.ECONNRESET},
-		{"client timeout after send", hang, false, nil},
-		{"truncated 2xx body", truncated, false, io.ErrUnexpectedEOF},
+		{"429 Retry-After 0", wiretest.Status(429, "Retry-After", "0"), true, nil},
+		{"502", wiretest.Status(502), false, insurance.ErrServer},
+		{"503", wiretest.Status(503), false, insurance.ErrServer},
+		{"504", wiretest.Status(504), false, insurance.ErrServer},
+		{"reset after the request was read", wiretest.Reset, false, syscall.ECONNRESET},
+		{"client timeout after send", wiretest.Hang, false, nil},
+		{"truncated 2xx body", wiretest.Truncated, false, io.ErrUnexpectedEOF},
 	}
-	for _, ep := range endpoints() {
+	for _, ep := range wiretest.Endpoints() {
 		for _, k := range kinds {
-			t.Run(ep.name+"/"+k.name, func(t *testing.T) {
+			t.Run(ep.Name+"/"+k.name, func(t *testing.T) {
 				t.Parallel()
-				srv := newScriptedServer(t, ep, k.fault)
-				c := newLoopbackClient(t, srv.URL, insurance.WithHTTPClient(&http.Client{Timeout: 300 * time.Millisecond}))
+				srv := wiretest.NewScriptedServer(t, ep, k.fault)
+				c := wiretest.NewLoopbackClient(t, srv.URL, insurance.WithHTTPClient(&http.Client{Timeout: 300 * time.Millisecond}))
 
-				result, err := ep.call(context.Background(), c)
+				result, err := ep.Call(context.Background(), c)
 
-				if !ep.createsRecord || k.recordRetried {
+				if !ep.CreatesRecord || k.recordRetried {
 					require.NoError(t, err)
 					assert.NotNil(t, result)
-					assert.EqualValues(t, 2, srv.received.Load(), "one failure, one retry")
+					assert.EqualValues(t, 2, srv.Received.Load(), "one failure, one retry")
 					return
 				}
 				require.Error(t, err)
-				assert.EqualValues(t, 1, srv.received.Load(), "a record-creating call is never sent twice")
+				assert.EqualValues(t, 1, srv.Received.Load(), "a record-creating call is never sent twice")
 				assert.ErrorIs(t, err, insurance.ErrOutcomeUnknown)
 				if k.recordErr != nil {
 					assert.ErrorIs(t, err, k.recordErr)
@@ -73,18 +75,18 @@ func TestRetryTable(t *testing.T) {
 
 // TestDefiniteAnswersAreNotRetried: 4xx answers and 500 are never retried.
 func TestDefiniteAnswersAreNotRetried(t *testing.T) {
-	for _, ep := range endpoints() {
+	for _, ep := range wiretest.Endpoints() {
 		for _, code := range []int{400, 401, 402, 404, 422, 500} {
-			t.Run(ep.name+"/"+strconv.Itoa(code), func(t *testing.T) {
+			t.Run(ep.Name+"/"+strconv.Itoa(code), func(t *testing.T) {
 				t.Parallel()
-				srv := newScriptedServer(t, ep, status(code))
-				c := newLoopbackClient(t, srv.URL)
+				srv := wiretest.NewScriptedServer(t, ep, wiretest.Status(code))
+				c := wiretest.NewLoopbackClient(t, srv.URL)
 
-				_, err := ep.call(context.Background(), c)
+				_, err := ep.Call(context.Background(), c)
 				var apiErr *insurance.APIError
 				require.ErrorAs(t, err, &apiErr)
 				assert.Equal(t, code, apiErr.StatusCode)
-				assert.EqualValues(t, 1, srv.received.Load())
+				assert.EqualValues(t, 1, srv.Received.Load())
 			})
 		}
 	}
@@ -98,10 +100,10 @@ func TestDialFailureIsRetriedForEveryCall(t *testing.T) {
 	url := "http://" + ln.Addr().String()
 	require.NoError(t, ln.Close()) // nothing listens there now
 
-	for _, ep := range endpoints() {
-		t.Run(ep.name, func(t *testing.T) {
-			c := newLoopbackClient(t, url)
-			_, err := ep.call(context.Background(), c)
+	for _, ep := range wiretest.Endpoints() {
+		t.Run(ep.Name, func(t *testing.T) {
+			c := wiretest.NewLoopbackClient(t, url)
+			_, err := ep.Call(context.Background(), c)
 
 			var reqErr *insurance.RequestError
 			require.ErrorAs(t, err, &reqErr)
@@ -114,9 +116,9 @@ func TestDialFailureIsRetriedForEveryCall(t *testing.T) {
 }
 
 func TestLastStatusIsKeptAfterTheLastAttempt(t *testing.T) {
-	ep := endpoints()[0] // ListProducts
-	srv := newScriptedServer(t, ep, status(503), status(503), status(503), status(503))
-	c := newLoopbackClient(t, srv.URL)
+	ep := wiretest.Endpoints()[0] // ListProducts
+	srv := wiretest.NewScriptedServer(t, ep, wiretest.Status(503), wiretest.Status(503), wiretest.Status(503), wiretest.Status(503))
+	c := wiretest.NewLoopbackClient(t, srv.URL)
 
 	_, err := c.ListProducts(context.Background())
 	var apiErr *insurance.APIError
@@ -125,30 +127,30 @@ func TestLastStatusIsKeptAfterTheLastAttempt(t *testing.T) {
 	assert.Equal(t, 3, apiErr.Attempts)
 	assert.Contains(t, err.Error(), "after 3 attempts")
 	assert.ErrorIs(t, err, insurance.ErrServer)
-	assert.EqualValues(t, 3, srv.received.Load())
+	assert.EqualValues(t, 3, srv.Received.Load())
 }
 
 func TestMaxRetriesZeroSendsOnce(t *testing.T) {
-	ep := endpoints()[0]
-	srv := newScriptedServer(t, ep, status(503), status(429))
-	c := newLoopbackClient(t, srv.URL, insurance.WithMaxRetries(0))
+	ep := wiretest.Endpoints()[0]
+	srv := wiretest.NewScriptedServer(t, ep, wiretest.Status(503), wiretest.Status(429))
+	c := wiretest.NewLoopbackClient(t, srv.URL, insurance.WithMaxRetries(0))
 
 	_, err := c.ListProducts(context.Background())
 	assert.ErrorIs(t, err, insurance.ErrServer)
-	assert.EqualValues(t, 1, srv.received.Load())
+	assert.EqualValues(t, 1, srv.Received.Load())
 }
 
 func TestRetryAfterIsCapped(t *testing.T) {
-	ep := endpoints()[1] // QuoteTravel
-	srv := newScriptedServer(t, ep, status(429, "Retry-After", "3600"))
-	c := newLoopbackClient(t, srv.URL, insurance.WithMaxRetryAfter(50*time.Millisecond))
+	ep := wiretest.Endpoints()[1] // QuoteTravel
+	srv := wiretest.NewScriptedServer(t, ep, wiretest.Status(429, "Retry-After", "3600"))
+	c := wiretest.NewLoopbackClient(t, srv.URL, insurance.WithMaxRetryAfter(50*time.Millisecond))
 
 	start := time.Now()
-	_, err := c.QuoteTravel(context.Background(), fullTravelQuote())
+	_, err := c.QuoteTravel(context.Background(), wiretest.FullTravelQuote())
 	require.NoError(t, err)
 	assert.Less(t, time.Since(start), 2*time.Second, "Retry-After: 3600 must not wait an hour")
 	assert.GreaterOrEqual(t, time.Since(start), 50*time.Millisecond, "the capped Retry-After is still honoured")
-	assert.EqualValues(t, 2, srv.received.Load())
+	assert.EqualValues(t, 2, srv.Received.Load())
 }
 
 // TestATransportErrorIsRetriedOnlyIfNothingWasSent: a transport error that says
@@ -165,10 +167,10 @@ func TestATransportErrorIsRetriedOnlyIfNothingWasSent(t *testing.T) {
 		{"any other error", errors.New("connection reset by mock"), 1, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			c, mt := newMockClient(t)
-			mt.RegisterResponder("POST", testBaseURL+"/v1/purchase/tuition", httpmock.NewErrorResponder(tc.err))
+			c, mt := wiretest.NewMockClient(t)
+			mt.RegisterResponder("POST", wiretest.BaseURL+"/v1/purchase/tuition", httpmock.NewErrorResponder(tc.err))
 
-			_, err := c.PurchaseTuition(context.Background(), fullTuitionPurchase())
+			_, err := c.PurchaseTuition(context.Background(), wiretest.FullTuitionPurchase())
 			require.Error(t, err)
 			assert.Equal(t, tc.outcomeUnknown, errors.Is(err, insurance.ErrOutcomeUnknown))
 			assert.Equal(t, tc.calls, mt.GetTotalCallCount())
@@ -187,21 +189,21 @@ func TestRetriesResendTheWholeBody(t *testing.T) {
 		call   func(context.Context, *insurance.Client) error
 	}{
 		{"quote after 503", "/v1/quote/travel", http.StatusServiceUnavailable, func(ctx context.Context, c *insurance.Client) error {
-			_, err := c.QuoteTravel(ctx, fullTravelQuote())
+			_, err := c.QuoteTravel(ctx, wiretest.FullTravelQuote())
 			return err
 		}},
 		{"purchase after 429", "/v1/purchase/tuition", http.StatusTooManyRequests, func(ctx context.Context, c *insurance.Client) error {
-			_, err := c.PurchaseTuition(ctx, fullTuitionPurchase())
+			_, err := c.PurchaseTuition(ctx, wiretest.FullTuitionPurchase())
 			return err
 		}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			c, mt := newMockClient(t)
-			rec := &recorder{}
+			c, mt := wiretest.NewMockClient(t)
+			rec := &wiretest.Recorder{}
 			var calls atomic.Int32
-			failFirst := rec.respond(tc.status, `{}`)
-			succeed := rec.respond(http.StatusCreated, `{"quote_id":"q_1","policy_id":"pol_1"}`)
-			mt.RegisterResponder(http.MethodPost, testBaseURL+tc.path, func(req *http.Request) (*http.Response, error) {
+			failFirst := rec.Respond(tc.status, `{}`)
+			succeed := rec.Respond(http.StatusCreated, `{"quote_id":"q_1","policy_id":"pol_1"}`)
+			mt.RegisterResponder(http.MethodPost, wiretest.BaseURL+tc.path, func(req *http.Request) (*http.Response, error) {
 				if calls.Add(1) == 1 {
 					return failFirst(req)
 				}
@@ -209,12 +211,12 @@ func TestRetriesResendTheWholeBody(t *testing.T) {
 			})
 
 			require.NoError(t, tc.call(context.Background(), c))
-			require.Len(t, rec.requests, 2)
-			first, retry := rec.requests[0], rec.requests[1]
+			require.Len(t, rec.Requests(), 2)
+			first, retry := rec.Requests()[0], rec.Requests()[1]
 			assert.NotEmpty(t, first.Body)
 			assert.Equal(t, string(first.Body), string(retry.Body), "the retry's body")
 			assert.Equal(t, first.Header, retry.Header, "the retry's headers")
-			requireAllowed(t, retry)
+			contracttest.RequireAllowed(t, contracttest.Sent(retry))
 		})
 	}
 }
@@ -237,7 +239,7 @@ func TestAttemptsCountNetHTTPsOwnResend(t *testing.T) {
 		}
 	}))
 	defer srv.Close()
-	c := newLoopbackClient(t, srv.URL, insurance.WithMaxRetries(0))
+	c := wiretest.NewLoopbackClient(t, srv.URL, insurance.WithMaxRetries(0))
 
 	_, err := c.ListProducts(context.Background())
 	require.NoError(t, err)
@@ -268,7 +270,7 @@ func TestTheRetryBudgetBoundsAFullOutage(t *testing.T) {
 				srv.Inject("POST /v1/quote/travel", insurancetest.Fault{Status: http.StatusServiceUnavailable})
 				c := srv.Client(tc.opts...)
 
-				errs := inABurst(20, func() error { _, err := c.QuoteTravel(context.Background(), fullTravelQuote()); return err })
+				errs := wiretest.InABurst(20, func() error { _, err := c.QuoteTravel(context.Background(), wiretest.FullTravelQuote()); return err })
 
 				require.Equal(t, 64*20, len(errs), "every call fails with the outage")
 				refused := 0
@@ -331,9 +333,9 @@ func TestTheRetryBudgetStillRetriesABlip(t *testing.T) {
 			blip := &failEvery{n: 19, next: srv.HTTPClient().Transport}
 			c := srv.Client(insurance.WithHTTPClient(&http.Client{Transport: blip}), insurance.WithObserver(attemptNumbers{}))
 
-			newQuote := fullTravelQuote()
+			newQuote := wiretest.FullTravelQuote()
 			newQuote.QuoteID = ""
-			errs := inABurst(each, func() error { _, err := c.QuoteTravel(context.Background(), newQuote); return err })
+			errs := wiretest.InABurst(each, func() error { _, err := c.QuoteTravel(context.Background(), newQuote); return err })
 
 			assert.Zero(t, len(errs), "failed calls of %d", 64*each)
 			assert.InDelta(t, 1.0/20, float64(blip.failed.Load())/float64(blip.seen.Load()), 0.0005, "one attempt in 20 failed")
@@ -351,11 +353,11 @@ func TestDerivedClientsShareTheRetryBudget(t *testing.T) {
 		derived, err := parent.With(insurance.WithUserAgent("agency-7"))
 		require.NoError(t, err)
 
-		_, err = parent.QuoteTravel(context.Background(), fullTravelQuote())
+		_, err = parent.QuoteTravel(context.Background(), wiretest.FullTravelQuote())
 		require.ErrorIs(t, err, insurance.ErrServer)
 		assert.Equal(t, 3, len(srv.Requests()), "the first call spends the budget on its two retries")
 
-		_, err = derived.QuoteTravel(context.Background(), fullTravelQuote())
+		_, err = derived.QuoteTravel(context.Background(), wiretest.FullTravelQuote())
 		var apiErr *insurance.APIError
 		require.ErrorAs(t, err, &apiErr)
 		assert.True(t, apiErr.BudgetRefused)
@@ -364,7 +366,7 @@ func TestDerivedClientsShareTheRetryBudget(t *testing.T) {
 
 		own, err := parent.With(insurance.WithRetryBudget(10, 5))
 		require.NoError(t, err)
-		_, err = own.QuoteTravel(context.Background(), fullTravelQuote())
+		_, err = own.QuoteTravel(context.Background(), wiretest.FullTravelQuote())
 		require.ErrorAs(t, err, &apiErr)
 		assert.False(t, apiErr.BudgetRefused, "WithRetryBudget gives a derived client a budget of its own")
 		assert.Equal(t, 7, len(srv.Requests()))
@@ -377,7 +379,7 @@ func TestARefusedRetryOfAFailedConnectionSaysSo(t *testing.T) {
 		srv.Inject("POST /v1/quote/travel", insurancetest.Fault{Drop: true})
 		c := srv.Client(insurance.WithRetryBudget(5, 5))
 
-		_, err := c.QuoteTravel(context.Background(), fullTravelQuote())
+		_, err := c.QuoteTravel(context.Background(), wiretest.FullTravelQuote())
 		var reqErr *insurance.RequestError
 		require.ErrorAs(t, err, &reqErr)
 		assert.Equal(t, 2, reqErr.Attempts)
