@@ -25,10 +25,11 @@ type attempt struct {
 	trace  httptrace.ClientTrace
 
 	// The held-back body (expect.go): the request asks "Expect: 100-continue";
-	// bodyRead turns true when net/http takes the body to write it; bodyBeforeAnswer
-	// tells whether it had when the first byte of an answer came.
-	holdsBody                                            bool
-	bodyRead, continued, bodyBeforeAnswer, informational atomic.Bool
+	// bodyRead turns true when net/http takes the body to write it; answerBegan says
+	// whether it had when the first byte of an answer came.
+	holdsBody                          bool
+	bodyRead, continued, informational atomic.Bool
+	answerBegan                        atomic.Int32 // answerBeforeBody, answerAfterBody; 0: no byte yet
 
 	sends    atomic.Int32 // connections obtained: each one carried the request
 	handOffs atomic.Int32 // requests handed to the pools (see guardedPool)

@@ -21,7 +21,13 @@ import (
 func (a *attempt) holdBack() {
 	a.holdsBody = true
 	a.trace.Got100Continue = func() { a.continued.Store(true) }
-	a.trace.GotFirstResponseByte = func() { a.bodyBeforeAnswer.Store(a.bodyRead.Load()) }
+	a.trace.GotFirstResponseByte = func() {
+		if a.bodyRead.Load() {
+			a.answerBegan.Store(answerAfterBody)
+		} else {
+			a.answerBegan.Store(answerBeforeBody)
+		}
+	}
 	a.trace.Got1xxResponse = func(code int, _ textproto.MIMEHeader) error {
 		if code != http.StatusContinue {
 			a.informational.Store(true)
@@ -30,10 +36,18 @@ func (a *attempt) holdBack() {
 	}
 }
 
-// answeredBeforeBody reports a final answer that the server gave before the held-back
+// When the first byte of an answer came, relative to the held-back body.
+const (
+	answerBeforeBody = 1 + iota
+	answerAfterBody
+)
+
+// answeredBeforeBody reports a final answer that the server began before the held-back
 // body went out and without asking for it: the server decided on the headers alone.
+// An answer whose first byte net/http never reported (one that attempt middleware
+// made up) proves nothing.
 func (a *attempt) answeredBeforeBody() bool {
-	return a.holdsBody && a.answer != nil && !a.continued.Load() && !a.informational.Load() && !a.bodyBeforeAnswer.Load()
+	return a.holdsBody && a.answer != nil && !a.continued.Load() && !a.informational.Load() && a.answerBegan.Load() == answerBeforeBody
 }
 
 // refusedExpect reports a 417 Expectation Failed given before the body went out.
@@ -66,8 +80,8 @@ func (a *attempt) refusedUnprocessed() bool {
 // after the body went out unasked is not counted: a proxy whose upstream is down
 // waits for the body, then answers that, and says nothing about Expect.
 func (a *attempt) expectUnwelcome(timedOut bool) bool {
-	ignored := a.holdsBody && a.answer != nil && a.bodyBeforeAnswer.Load() && !a.continued.Load() && !isGatewayFailure(a.answer.StatusCode)
-	silent := timedOut && a.holdsBody && a.sends.Load() > 0 && !a.bodyRead.Load() // waiting for 100 Continue
+	ignored := a.holdsBody && a.answer != nil && a.answerBegan.Load() == answerAfterBody && !a.continued.Load() && !isGatewayFailure(a.answer.StatusCode)
+	silent := timedOut && a.holdsBody && a.sends.Load() > 0 && !a.bodyRead.Load() && !a.continued.Load() // waiting for 100 Continue
 	return a.refusedExpect() || ignored || silent
 }
 
@@ -130,7 +144,7 @@ func (s *expectSwitch) observe(a *attempt, timedOut bool) (unwelcome bool) {
 	switch {
 	case a.continued.Load():
 		s.strikes = 0
-	case unwelcome:
+	case unwelcome && !time.Now().Before(s.offUntil): // not while off: a pause ends with none
 		if s.strikes++; s.strikes >= expectStrikes {
 			s.strikes, s.offUntil = 0, time.Now().Add(expectPause)
 		}

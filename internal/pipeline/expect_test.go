@@ -43,8 +43,9 @@ func (e *expectsSeen) all() []string {
 
 // ignoringExpect serves HTTP/1.1 as a server that knows nothing of Expect: it reads a
 // request's body only once the client sends it unasked, then lets answer write the
-// response. The client's transport waits 50 ms for "100 Continue".
-func ignoringExpect(t *testing.T, expects *expectsSeen, answer func(n int, w *rawWriter)) *Pipeline {
+// response (or close the connection without one). The client's transport waits
+// 50 ms for "100 Continue"; cfg is the pipeline's, but for its BaseURL.
+func ignoringExpect(t *testing.T, expects *expectsSeen, cfg Config, answer func(n int, w *rawWriter)) *Pipeline {
 	var requests atomic.Int32
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		expects.record(r)
@@ -57,7 +58,8 @@ func ignoringExpect(t *testing.T, expects *expectsSeen, answer func(n int, w *ra
 	t.Cleanup(srv.Close)
 	transport := srv.Client().Transport.(*http.Transport).Clone()
 	transport.ExpectContinueTimeout = 50 * time.Millisecond
-	return newPipeline(Config{BaseURL: srv.URL}, &http.Client{Transport: transport})
+	cfg.BaseURL = srv.URL
+	return newPipeline(cfg, &http.Client{Transport: transport})
 }
 
 // rawWriter writes raw HTTP/1.1 answers.
@@ -71,7 +73,7 @@ func (b *rawWriter) answer(status string) {
 // transport's wait for it; after three such purchases the pools stop asking it.
 func TestAServerThatIgnoresExpectIsAskedThreeTimes(t *testing.T) {
 	var expects expectsSeen
-	p := ignoringExpect(t, &expects, func(_ int, w *rawWriter) { w.answer("201 Created") })
+	p := ignoringExpect(t, &expects, Config{}, func(_ int, w *rawWriter) { w.answer("201 Created") })
 
 	for i := range 5 {
 		res, err := p.Send(context.Background(), purchase(fmt.Sprint("q", i), true))
@@ -86,7 +88,7 @@ func TestAServerThatIgnoresExpectIsAskedThreeTimes(t *testing.T) {
 // nothing about Expect, and the purchases after it still ask.
 func TestAGatewayOutageKeepsExpect(t *testing.T) {
 	var expects expectsSeen
-	p := ignoringExpect(t, &expects, func(n int, w *rawWriter) {
+	p := ignoringExpect(t, &expects, Config{}, func(n int, w *rawWriter) {
 		status := "502 Bad Gateway"
 		if n > 5 {
 			status = "201 Created" // the upstream is back
@@ -106,7 +108,7 @@ func TestExpectIsAskedAgainAfterAPause(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		var s expectSwitch
 		ignored := &attempt{holdsBody: true, answer: &Answer{StatusCode: http.StatusCreated}}
-		ignored.bodyBeforeAnswer.Store(true)
+		ignored.answerBegan.Store(answerAfterBody)
 		honoured := &attempt{holdsBody: true, answer: &Answer{StatusCode: http.StatusCreated}}
 		honoured.continued.Store(true)
 
@@ -119,11 +121,41 @@ func TestExpectIsAskedAgainAfterAPause(t *testing.T) {
 
 		s.observe(ignored, false)
 		assert.False(t, s.asks(), "three in a row turn Expect off")
+		s.observe(ignored, false) // purchases in flight as it turned off
+		s.observe(ignored, false)
 		time.Sleep(expectPause - time.Second)
 		assert.False(t, s.asks())
 		time.Sleep(time.Second)
 		assert.True(t, s.asks(), "and only for expectPause")
+		s.observe(ignored, false)
+		assert.True(t, s.asks(), "a pause ends with no answer counted against Expect")
 	})
+}
+
+// An answer whose first byte net/http never reported proves nothing about the body:
+// here attempt middleware turns a connection the server closed after taking the
+// purchase's body (sent unasked) into a 503 of its own. The purchase may have been
+// processed, and is not sent again.
+func TestAnAnswerMadeUpByMiddlewareIsNoProof(t *testing.T) {
+	var expects expectsSeen
+	madeUp503 := func(next http.RoundTripper) http.RoundTripper {
+		return roundTripFunc(func(req *http.Request) (*http.Response, error) {
+			resp, err := next.RoundTrip(req)
+			if err != nil {
+				return &http.Response{StatusCode: http.StatusServiceUnavailable, Header: http.Header{}, Body: http.NoBody, Request: req}, nil
+			}
+			return resp, nil
+		})
+	}
+	cfg := Config{MaxRetries: 2, RetryWaitMin: time.Millisecond, RetryWaitMax: time.Millisecond, Middleware: madeUp503}
+	p := ignoringExpect(t, &expects, cfg, func(int, *rawWriter) {}) // takes the body, closes unanswered
+
+	res, err := p.Send(context.Background(), purchase("q1", true))
+
+	require.NoError(t, err)
+	assert.Equal(t, http.StatusServiceUnavailable, res.StatusCode)
+	assert.True(t, res.MayHaveArrived)
+	assert.Len(t, expects.all(), 1, "sent once")
 }
 
 // A proxy whose upstream is down may answer at once, before the body went out and

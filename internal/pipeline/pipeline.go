@@ -12,7 +12,7 @@
 //     retry of an attempt whose connection failed it, to a new connection of its own.
 //  3. Then net/http calls back, on its own goroutines, before Do returns:
 //     - guardedPool.RoundTrip, as the request enters the pool: it lets in one request
-//     per send, and marks the attempt answered once the pool returned a response;
+//     per hand-off, and marks the attempt answered once the pool returned a response;
 //     - GotConn, each time the request gets a connection, before anything is written:
 //     it counts the sends (an attempt with none sent nothing) and opens the gate;
 //     - for a held-back body: Got100Continue, Got1xxResponse, GotFirstResponseByte and

@@ -39,7 +39,7 @@ func (p *Pipeline) newRequest(ctx context.Context, r *Request, body []byte, a *a
 			// request is written (a proxy reloading, an idle timeout) provably
 			// carried no purchase: the attempt is then made again instead of ending
 			// outcome unknown. A server that ignores Expect gets the body after the
-			// transport's ExpectContinueTimeout, and from then on no Expect.
+			// transport's ExpectContinueTimeout (see expectSwitch).
 			req.Header.Set("Expect", "100-continue")
 			newBody = func() io.ReadCloser { return heldBody{r: bytes.NewReader(body), read: &a.bodyRead} }
 		}

@@ -27,10 +27,8 @@ func retryable(a *attempt, arrived bool) bool {
 		return true
 	case http.StatusExpectationFailed: // sent again without Expect when its body never went out
 		return !arrived
-	case http.StatusBadGateway, http.StatusServiceUnavailable, http.StatusGatewayTimeout:
-		return a.r.Class == Idempotent || !arrived // refused before its body went out
 	}
-	return false
+	return isGatewayFailure(a.answer.StatusCode) && (a.r.Class == Idempotent || !arrived) // !arrived: refused before its body went out
 }
 
 // wait is how long to wait before retry number retries+1: as long as the answer's

@@ -132,7 +132,7 @@ func (p *Pools) roundTrippers() [lanes]http.RoundTripper {
 	return [lanes]http.RoundTripper{
 		idempotentLane: guardedPool{pool: p.idempotent, traced: p.traced, gate: p.gate},
 		recordsLane:    guardedPool{pool: p.records, traced: p.traced, stripKeys: p.traced},
-		ownConnLane:    guardedPool{pool: p.ownConn, traced: p.traced, stripKeys: p.traced},
+		ownConnLane:    guardedPool{pool: p.ownConn, traced: p.traced}, // reuses no connection: nothing to resend
 	}
 }
 
