@@ -50,11 +50,6 @@ func (a *attempt) answeredBeforeBody() bool {
 	return a.holdsBody && a.answer != nil && !a.continued.Load() && !a.informational.Load() && a.answerBegan.Load() == answerBeforeBody
 }
 
-// refusedExpect reports a 417 Expectation Failed given before the body went out.
-func (a *attempt) refusedExpect() bool {
-	return a.answeredBeforeBody() && a.answer.StatusCode == http.StatusExpectationFailed
-}
-
 // refusedUnprocessed reports a non-2xx answer that proves the request was not
 // processed: a 429; a 417 to its Expect before the body went out (RFC 9110 then has
 // the client send it again without Expect); and, for a request the server cannot act
@@ -82,7 +77,8 @@ func (a *attempt) refusedUnprocessed() bool {
 func (a *attempt) expectUnwelcome(timedOut bool) bool {
 	ignored := a.holdsBody && a.answer != nil && a.answerBegan.Load() == answerAfterBody && !a.continued.Load() && !isGatewayFailure(a.answer.StatusCode)
 	silent := timedOut && a.holdsBody && a.sends.Load() > 0 && !a.bodyRead.Load() && !a.continued.Load() // waiting for 100 Continue
-	return a.refusedExpect() || ignored || silent
+	refused := a.answeredBeforeBody() && a.answer.StatusCode == http.StatusExpectationFailed
+	return refused || ignored || silent
 }
 
 func isGatewayFailure(status int) bool {
@@ -103,14 +99,11 @@ func (b heldBody) Read(p []byte) (int, error) {
 
 func (heldBody) Close() error { return nil }
 
-// What turns Expect off, and for how long.
+// What turns Expect off: more answers in a row than a passing fault gives; and for
+// how long: then the pools ask again, in case the verdict was wrong or is no more.
 const (
-	// expectStrikes is how many answers in a row that ignore or refuse Expect turn it
-	// off: one could be a passing fault.
 	expectStrikes = 3
-	// expectPause is how long it stays off; then the pools ask again, so a server or
-	// proxy that learned to answer Expect (or one that was misread) gets it back.
-	expectPause = 5 * time.Minute
+	expectPause   = 5 * time.Minute
 )
 
 // expectSwitch decides whether record-creating requests ask "Expect: 100-continue".

@@ -33,13 +33,7 @@ func (p *Pipeline) newRequest(ctx context.Context, r *Request, body []byte, a *a
 	switch {
 	case body != nil:
 		newBody := func() io.ReadCloser { return io.NopCloser(bytes.NewReader(body)) }
-		if a.holdsBody {
-			// A purchase waits for the server's "100 Continue" before its body goes
-			// out, a round trip more, so that a connection the server closes as the
-			// request is written (a proxy reloading, an idle timeout) provably
-			// carried no purchase: the attempt is then made again instead of ending
-			// outcome unknown. A server that ignores Expect gets the body after the
-			// transport's ExpectContinueTimeout (see expectSwitch).
+		if a.holdsBody { // the body goes out once the server asks for it (expect.go)
 			req.Header.Set("Expect", "100-continue")
 			newBody = func() io.ReadCloser { return heldBody{r: bytes.NewReader(body), read: &a.bodyRead} }
 		}
