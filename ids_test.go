@@ -2,6 +2,7 @@ package insurance_test
 
 import (
 	"context"
+	"encoding/json"
 	"testing"
 
 	"github.com/jarcoal/httpmock"
@@ -53,4 +54,21 @@ func TestAnIDOfTheWrongTypeIsADecodeError(t *testing.T) {
 	assert.Contains(t, err.Error(), "decoding response body")
 	assert.Equal(t, 201, reqErr.StatusCode)
 	assert.JSONEq(t, `{"quote_id":true}`, string(reqErr.Body), "what the server sent is kept")
+}
+
+// An id in a string is the string encoding/json decodes: escapes undone, invalid UTF-8
+// replaced.
+func TestAnIDIsDecodedAsAJSONString(t *testing.T) {
+	for _, raw := range []string{`"q_1"`, `""`, `"q_\u00e9\"1\\"`, `"q_\ud83d\ude00"`, "\"q_\xff\xfe1\"", "\"q_\u00e9\xff\""} {
+		t.Run(raw, func(t *testing.T) {
+			var want string
+			require.NoError(t, json.Unmarshal([]byte(raw), &want))
+			c, mt := newMockClient(t)
+			mt.RegisterResponder("POST", testBaseURL+"/v1/purchase/tuition", httpmock.NewStringResponder(201, `{"policy_id":`+raw+`,"quote_id":`+raw+`}`))
+			p, err := c.PurchaseTuition(context.Background(), fullTuitionPurchase())
+			require.NoError(t, err)
+			assert.Equal(t, want, p.PolicyID)
+			assert.Equal(t, want, p.QuoteID)
+		})
+	}
 }

@@ -44,15 +44,17 @@ func (p *Pipeline) newRequest(ctx context.Context, r *Request, body []byte, a *a
 		// A request without a body gets an empty one all the same, so that net/http
 		// asks GetBody before sending it again: without one, it resends a GET over
 		// HTTP/2 up to six more times, and over HTTP/1.1 once per stale idle
-		// connection, unasked. The stream then ends with an empty DATA frame instead
-		// of on its HEADERS, and over HTTP/1.1 net/http checks the empty body on a
-		// goroutine of its own: 13 allocations and 5% of a small GET on loopback,
-		// 14% over TLS (docs/performance.md), the price of the bound on what a call
-		// sends. (A bodiless record-creating request on the SDK's HTTP/1.1 pool keeps
-		// no body: a POST with one would go out chunked, and that pool resends
-		// nothing that was written.)
+		// connection, unasked. Over HTTP/2 the stream then ends with an empty DATA
+		// frame instead of on its HEADERS: 14% of a small GET over TLS
+		// (docs/performance.md), the price of the bound on what a call sends. Over
+		// HTTP/1.1 the body is declared unchunked (identity), so net/http writes no
+		// body and no framing header, as for a nil one, without first reading the
+		// body on a goroutine of its own to find out whether it is empty. (A bodiless
+		// record-creating request on the SDK's HTTP/1.1 pool keeps no body: a POST
+		// with one would go out chunked, and that pool resends nothing that was
+		// written.)
 		a.newBody = func() io.ReadCloser { return emptyBody{} }
-		req.Body, req.GetBody = a.newBody(), a.rewind
+		req.Body, req.GetBody, req.TransferEncoding = a.newBody(), a.rewind, identity
 	}
 	req.Header.Set("Accept", "application/json")
 	req.Header.Set("User-Agent", p.cfg.UserAgent)
@@ -62,11 +64,17 @@ func (p *Pipeline) newRequest(ctx context.Context, r *Request, body []byte, a *a
 	return req, nil
 }
 
-// emptyBody is the body of a request that has none.
+// identity is the TransferEncoding of a request whose body is empty (no chunking).
+// net/http only reads it.
+var identity = []string{"identity"}
+
+// emptyBody is the body of a request that has none. WriteTo spares io.Copy the buffer
+// it would allocate to copy nothing.
 type emptyBody struct{}
 
-func (emptyBody) Read([]byte) (int, error) { return 0, io.EOF }
-func (emptyBody) Close() error             { return nil }
+func (emptyBody) Read([]byte) (int, error)         { return 0, io.EOF }
+func (emptyBody) WriteTo(io.Writer) (int64, error) { return 0, nil }
+func (emptyBody) Close() error                     { return nil }
 
 // attemptKey is the context key of the attempt a request belongs to: the pool's guard
 // refuses a request whose context lost it (see guardedPool).
