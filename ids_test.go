@@ -63,9 +63,9 @@ func TestAnIDIsDecodedAsAJSONString(t *testing.T) {
 		t.Run(raw, func(t *testing.T) {
 			var want string
 			require.NoError(t, json.Unmarshal([]byte(raw), &want))
-			c, mt := newMockClient(t)
-			mt.RegisterResponder("POST", testBaseURL+"/v1/purchase/tuition", httpmock.NewStringResponder(201, `{"policy_id":`+raw+`,"quote_id":`+raw+`}`))
-			p, err := c.PurchaseTuition(context.Background(), fullTuitionPurchase())
+			c, mt := wiretest.NewMockClient(t)
+			mt.RegisterResponder("POST", wiretest.BaseURL+"/v1/purchase/tuition", httpmock.NewStringResponder(201, `{"policy_id":`+raw+`,"quote_id":`+raw+`}`))
+			p, err := c.PurchaseTuition(context.Background(), wiretest.FullTuitionPurchase())
 			require.NoError(t, err)
 			assert.Equal(t, want, p.PolicyID)
 			assert.Equal(t, want, p.QuoteID)
