@@ -17,9 +17,9 @@ import (
 // are atomic: they run on its goroutines.
 type attempt struct {
 	p      *Pipeline
-	r      *Request
-	number int  // of the call's first request in this attempt, from 1
-	lane   lane // the pool it goes out on
+	r      Request // a copy: a pointer would move the caller's to the heap
+	number int     // of the call's first request in this attempt, from 1
+	lane   lane    // the pool it goes out on
 	start  time.Time
 	logs   bool // the attempt is logged (debug level enabled)
 	trace  httptrace.ClientTrace
@@ -55,7 +55,7 @@ var errResendOverHTTP1 = errors.New("no answer: the request is sent again over H
 // newAttempt starts the next attempt of call c to send r, on the lane c's last
 // attempt calls for.
 func (p *Pipeline) newAttempt(ctx context.Context, r *Request, c *tally) *attempt {
-	a := &attempt{p: p, r: r, number: c.sent + 1, lane: idempotentLane}
+	a := &attempt{p: p, r: *r, number: c.sent + 1, lane: idempotentLane}
 	switch {
 	case c.freshConn:
 		a.lane = ownConnLane
@@ -83,15 +83,13 @@ func (a *attempt) gotConn(httptrace.GotConnInfo) {
 }
 
 // rewind is the request's GetBody: net/http calls it to send the request again by
-// itself (after a reused HTTP/1.1 connection failed, or an HTTP/2 stream was refused,
-// cut by a GOAWAY or reset with PROTOCOL_ERROR). It allows one resend per attempt, so
-// a call sends at most 2 × (1 + MaxRetries) requests, and none while the retry budget
-// is spent; a resend does not draw on the budget, as most are streams a server refused
-// or never took (a proxy rotating its connections), not failures. An idempotent
-// request is sent again by the attempt itself, over HTTP/1.1 (see deliver): over
-// HTTP/2 net/http would put it on a connection whose stream limit it does not know
-// yet, with every request waiting for one. A record-creating one is sent again only
-// where nothing written is resent (the HTTP/1.1 lanes, see Pools).
+// itself (a reused HTTP/1.1 connection failed; an HTTP/2 stream was refused, cut by a
+// GOAWAY or reset with PROTOCOL_ERROR). One resend an attempt, so a call sends at most
+// 2 × (1 + MaxRetries) requests; none while the budget is spent, though resends do not
+// draw on it (most are streams a server never took, not failures). An idempotent
+// request is sent again by the attempt, over HTTP/1.1 (deliver): over HTTP/2 net/http
+// would put it on a connection whose stream limit it does not know yet. A
+// record-creating one only where nothing written is resent (see Pools).
 func (a *attempt) rewind() (io.ReadCloser, error) {
 	if a.answered.Load() {
 		return a.newBody(), nil // for a redirect, refused before anything is sent
@@ -122,11 +120,10 @@ func (a *attempt) rewind() (io.ReadCloser, error) {
 // does not report connections).
 func (a *attempt) Sends() int { return max(1, int(a.sends.Load())) }
 
-// mayHaveArrived reports whether the attempt's request may have reached the server.
-// An answer that refused it unprocessed (expect.go); a dial failure or no connection
-// at all (on a transport that reports them) means nothing was written; a body held
-// back and never taken means the server never had it (a connection closed by the
-// server as the request went out: a reloading proxy).
+// mayHaveArrived reports whether the attempt's request may have reached the server:
+// not after an answer that refused it unprocessed (expect.go), a dial failure, no
+// connection at all (on a transport that reports them), or a held-back body never
+// taken (a connection the server closed as the request went out).
 func (a *attempt) mayHaveArrived() bool {
 	switch {
 	case a.err == nil:
@@ -145,10 +142,9 @@ func (a *attempt) mayHaveArrived() bool {
 
 // wantsFreshConn reports an attempt after which the next one takes a new HTTP/1.1
 // connection of its own: an idempotent one that got no full answer, or a record-
-// creating one whose connection closed before its held-back body went out. A
-// connection that fails requests likely has siblings that fail the next one too (a
-// proxy that reloads closes every idle connection at once; Caddy 2.6, asked to close
-// each connection after one request, left accepted HTTP/2 streams unanswered).
+// creating one whose connection closed before its body went out. Such a connection's
+// siblings likely fail too (a reloading proxy closes every idle one; Caddy 2.6 left
+// accepted HTTP/2 streams unanswered on a connection it closed).
 func (a *attempt) wantsFreshConn() bool {
 	if a.r.Class == Idempotent {
 		return a.err != nil

@@ -2,14 +2,12 @@ package pipeline
 
 import "sync/atomic"
 
-// Budget bounds the retries of the clients that share it, as a token bucket: a
-// retry takes cost tokens and is refused when fewer are left; a call that succeeds at its first request puts one back, and one that
-// succeeds after retrying puts back the cost of its last retry. While calls succeed
-// the bucket stays full and every retry the table allows is made; in an outage it
-// empties after capacity/cost retries, and calls then fail at their first answer
-// until successes refill it.
-//
-// A nil *Budget refuses nothing.
+// Budget bounds the retries of the clients that share it, as a token bucket: a retry
+// takes cost tokens and is refused when fewer are left; a call that succeeds at its
+// first request puts one back, one that succeeds after retrying the cost of its last
+// retry. While calls succeed every retry the table allows is made; in an outage the
+// bucket empties after capacity/cost retries, until successes refill it. A nil
+// *Budget refuses nothing.
 type Budget struct {
 	tokens   atomic.Int64
 	capacity int64

@@ -7,12 +7,9 @@ import (
 )
 
 // connGate lets a pool's attempts out one at a time until the pool has its first
-// connection. net/http dials a connection for every request that finds none idle;
-// over HTTP/2, where one connection carries every request, it then closes all but
-// one of them after their TLS handshake, so 64 goroutines starting on a new Client
-// would open 64 connections to use one. Once a connection is up, the gate stays
-// open: over HTTP/2 the attempts share that connection, over HTTP/1.1 they dial
-// their own as before. An attempt's gotConn opens it.
+// connection: over HTTP/2 net/http would dial one for each of 64 goroutines starting
+// on a new Client, then close all but one after their TLS handshakes. Once a
+// connection is up (an attempt's gotConn opens the gate) it stays open.
 type connGate struct {
 	up      chan struct{} // closed once the pool has had a connection
 	once    sync.Once

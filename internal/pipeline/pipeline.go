@@ -55,9 +55,8 @@ const (
 // ErrResponseTooLarge reports a 2xx body over MaxSuccessBody.
 var ErrResponseTooLarge = fmt.Errorf("response body exceeds %d MiB", MaxSuccessBody>>20)
 
-// Config is one client's way of sending; every field is already validated by the caller.
-// The pools and the retry budget come apart from it, as clients derived from one
-// another share them.
+// Config is one client's way of sending, validated by the caller. (Pools and Budget
+// are apart: clients derived from one another share them.)
 type Config struct {
 	BaseURL       string // scheme://host[/prefix], no trailing slash
 	MaxRetries    int
@@ -98,11 +97,8 @@ type Answer struct {
 	Header     http.Header
 	Body       []byte
 	Attempts   int // requests sent, net/http's own resends included
-	// MayHaveArrived is false when no request of the call provably reached the
-	// server: each was refused unprocessed or never sent (see Error).
-	MayHaveArrived bool
-	// BudgetRefused is true when the retry table allowed a retry of this (non-2xx)
-	// answer but the retry budget refused it.
+	MayHaveArrived bool // as Error's
+	// BudgetRefused: the table allowed a retry of this (non-2xx) answer, the budget not.
 	BudgetRefused bool
 }
 
@@ -110,9 +106,8 @@ type Answer struct {
 // encoded or sent, the context ended, or a 2xx body could not be read.
 type Error struct {
 	Attempts int
-	// MayHaveArrived is false only when no request provably reached the server: none
-	// was written to a connection, an answer refused it unprocessed (see
-	// attempt.refusedUnprocessed), its held-back body never went out, or none was made.
+	// MayHaveArrived is false only when no request may have reached the server (see
+	// attempt.mayHaveArrived), or none was made.
 	MayHaveArrived bool
 	StatusCode     int // status of a 2xx whose body failed; 0 when no answer came
 	Header         http.Header

@@ -42,17 +42,11 @@ func (p *Pipeline) newRequest(ctx context.Context, r *Request, body []byte, a *a
 		req.Header.Set("Content-Type", "application/json")
 	case r.Class == Idempotent || !p.pools.traced:
 		// A request without a body gets an empty one all the same, so that net/http
-		// asks GetBody before sending it again: without one, it resends a GET over
-		// HTTP/2 up to six more times, and over HTTP/1.1 once per stale idle
-		// connection, unasked. Over HTTP/2 the stream then ends with an empty DATA
-		// frame instead of on its HEADERS: 14% of a small GET over TLS
-		// (docs/performance.md), the price of the bound on what a call sends. Over
-		// HTTP/1.1 the body is declared unchunked (identity), so net/http writes no
-		// body and no framing header, as for a nil one, without first reading the
-		// body on a goroutine of its own to find out whether it is empty. (A bodiless
-		// record-creating request on the SDK's HTTP/1.1 pool keeps no body: a POST
-		// with one would go out chunked, and that pool resends nothing that was
-		// written.)
+		// asks GetBody before sending it again (unasked, it resends a GET up to six
+		// times over HTTP/2). Over HTTP/2 the stream then ends with an empty DATA
+		// frame: 14% of a small GET over TLS (docs/performance.md). Over HTTP/1.1,
+		// declared unchunked, it goes out as a nil body would. (A bodiless record-
+		// creating request keeps none: on the HTTP/1.1 lanes nothing written is resent.)
 		a.newBody = func() io.ReadCloser { return emptyBody{} }
 		req.Body, req.GetBody, req.TransferEncoding = a.newBody(), a.rewind, identity
 	}
@@ -64,8 +58,8 @@ func (p *Pipeline) newRequest(ctx context.Context, r *Request, body []byte, a *a
 	return req, nil
 }
 
-// identity is the TransferEncoding of a request whose body is empty (no chunking).
-// net/http only reads it.
+// identity is the TransferEncoding of an empty body: no chunking, no probe of the body
+// on a goroutine of net/http's own. net/http only reads it.
 var identity = []string{"identity"}
 
 // emptyBody is the body of a request that has none. WriteTo spares io.Copy the buffer

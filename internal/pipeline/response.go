@@ -24,10 +24,10 @@ func readAnswer(resp *http.Response) (*Answer, error) {
 	}
 	body, err := readCapped(resp.Body, resp.ContentLength, limit)
 	answer.Body = body
-	if isSuccess(resp.StatusCode) {
-		return answer, err
+	if !isSuccess(resp.StatusCode) {
+		err = nil // kept as it is
 	}
-	return answer, nil
+	return answer, err
 }
 
 // readCapped reads at most limit bytes; more is ErrResponseTooLarge. A known length

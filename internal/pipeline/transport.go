@@ -9,11 +9,9 @@ import (
 	"time"
 )
 
-// MaxConnsPerHost bounds the connections of the default transport to one host.
-// net/http dials a new connection for a request that finds none idle and hands a
-// connection freed meanwhile to that request instead, parking the new one: without a
-// bound, 64 goroutines open 70 and more. Further calls wait for a free connection
-// (or their context).
+// MaxConnsPerHost bounds the connections of the default transport to one host:
+// without it, 64 goroutines open 70 and more (net/http parks a new connection when a
+// freed one serves its request first). Further calls wait for one, or their context.
 const MaxConnsPerHost = 64
 
 // NewTransport is the transport used when the caller brings no *http.Client: the
