@@ -93,10 +93,10 @@ type Request struct {
 
 // Answer is an answer whose body was read in full (2xx) or up to MaxErrorBody.
 type Answer struct {
-	StatusCode int
-	Header     http.Header
-	Body       []byte
-	Attempts   int // requests sent, net/http's own resends included
+	StatusCode     int
+	Header         http.Header
+	Body           []byte
+	Attempts       int  // requests sent, net/http's own resends included
 	MayHaveArrived bool // as Error's
 	// BudgetRefused: the table allowed a retry of this (non-2xx) answer, the budget not.
 	BudgetRefused bool
