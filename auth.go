@@ -55,7 +55,7 @@ func (a Auth) Format(f fmt.State, verb rune) {
 // HeaderClientID is the header that carries the public client id.
 const HeaderClientID = "x-api-client-id"
 
-// The endpoint table: every route of the interface with its auth scheme and whether
+// The endpoint table: every endpoint of the interface with its auth scheme and whether
 // it may be sent twice (the retry table is in README.md, "Retries"). The record-
 // creating ones need their body: an answer given before it went out proves them
 // unprocessed (see pipeline.Request.NeedsBody).
