@@ -1,7 +1,6 @@
 package pipeline_test
 
 import (
-	"bufio"
 	"context"
 	"errors"
 	"fmt"
@@ -9,7 +8,6 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
-	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -18,6 +16,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/partnerinsure/insurance-go"
+	"github.com/partnerinsure/insurance-go/internal/pipeline"
 	"github.com/partnerinsure/insurance-go/internal/wiretest"
 )
 
@@ -58,7 +57,7 @@ func TestAPurchaseRefused417IsSentAgainWithoutExpect(t *testing.T) {
 // the body unsent, and the purchase is sent again without Expect.
 func TestAPurchaseToAServerThatIgnoresExpectSucceedsWithinAnAttemptTimeout(t *testing.T) {
 	var requests atomic.Int32
-	url := ignoresExpect(t, func(c net.Conn, r *http.Request) {
+	url := pipeline.IgnoresExpect(t, func(c net.Conn, r *http.Request) {
 		if _, err := io.Copy(io.Discard, r.Body); err != nil {
 			return // the client gave up before sending the body
 		}
@@ -95,7 +94,7 @@ func TestAnAnswerBeforeThePurchaseBody(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var requests atomic.Int32
-			url := ignoresExpect(t, func(c net.Conn, _ *http.Request) {
+			url := pipeline.IgnoresExpect(t, func(c net.Conn, _ *http.Request) {
 				requests.Add(1)
 				_, _ = io.WriteString(c, tc.answer)
 				_ = c.Close()
@@ -124,9 +123,9 @@ func TestAnEarlyAnswerOnAKeptConnectionKeepsExpect(t *testing.T) {
 	} {
 		t.Run(status, func(t *testing.T) {
 			var bodies, requests atomic.Int32
-			var expects expectLog
-			url := ignoresExpect(t, func(c net.Conn, r *http.Request) {
-				expects.record(r)
+			var expects pipeline.ExpectLog
+			url := pipeline.IgnoresExpect(t, func(c net.Conn, r *http.Request) {
+				expects.Record(r)
 				if requests.Add(1) == 1 { // answered before its body; the connection kept
 					_, _ = io.WriteString(c, "HTTP/1.1 "+status+"\r\nContent-Length: 0\r\n\r\n")
 					_, _ = io.Copy(io.Discard, r.Body)
@@ -139,7 +138,7 @@ func TestAnEarlyAnswerOnAKeptConnectionKeepsExpect(t *testing.T) {
 			_ = wiretest.BuyTuition(context.Background(), c, "q_1")
 			require.NoError(t, wiretest.BuyTuition(context.Background(), c, "q_2"))
 
-			assert.Equal(t, want, expects.all())
+			assert.Equal(t, want, expects.All())
 		})
 	}
 }
@@ -148,9 +147,9 @@ func TestAnEarlyAnswerOnAKeptConnectionKeepsExpect(t *testing.T) {
 // reached, says nothing about Expect either.
 func TestADialTimeoutKeepsExpect(t *testing.T) {
 	var bodies atomic.Int32
-	var expects expectLog
-	url := ignoresExpect(t, func(c net.Conn, r *http.Request) {
-		expects.record(r)
+	var expects pipeline.ExpectLog
+	url := pipeline.IgnoresExpect(t, func(c net.Conn, r *http.Request) {
+		expects.Record(r)
 		continueAndCreate(c, r, &bodies)
 	})
 	var hang atomic.Bool
@@ -173,25 +172,7 @@ func TestADialTimeoutKeepsExpect(t *testing.T) {
 	require.NoError(t, err)
 	require.NoError(t, wiretest.BuyTuition(context.Background(), patient, "q_2"))
 
-	assert.Equal(t, []string{"100-continue"}, expects.all())
-}
-
-// expectLog records the Expect header of every request a server gets.
-type expectLog struct {
-	mu   sync.Mutex
-	seen []string
-}
-
-func (l *expectLog) record(r *http.Request) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	l.seen = append(l.seen, r.Header.Get("Expect"))
-}
-
-func (l *expectLog) all() []string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return append([]string(nil), l.seen...)
+	assert.Equal(t, []string{"100-continue"}, expects.All())
 }
 
 // continueAndCreate answers as a server that honours Expect: "100 Continue", then it
@@ -205,34 +186,4 @@ func continueAndCreate(c net.Conn, r *http.Request, bodies *atomic.Int32) {
 	}
 	bodies.Add(1)
 	_, _ = fmt.Fprintf(c, "HTTP/1.1 201 Created\r\nContent-Type: application/json\r\nContent-Length: %d\r\n\r\n%s", len(wiretest.CreatedBody), wiretest.CreatedBody)
-}
-
-// ignoresExpect serves HTTP/1.1 on loopback as a server that knows nothing of
-// Expect: it never says "100 Continue", and lets answer read each request's body
-// (or not) and write the response.
-func ignoresExpect(t *testing.T, answer func(c net.Conn, r *http.Request)) string {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	require.NoError(t, err)
-	var wg sync.WaitGroup
-	t.Cleanup(func() { _ = ln.Close(); wg.Wait() })
-	wg.Go(func() {
-		for {
-			c, err := ln.Accept()
-			if err != nil {
-				return
-			}
-			wg.Go(func() {
-				defer func() { _ = c.Close() }()
-				br := bufio.NewReader(c)
-				for {
-					r, err := http.ReadRequest(br)
-					if err != nil {
-						return
-					}
-					answer(c, r)
-				}
-			})
-		}
-	})
-	return "http://" + ln.Addr().String()
 }

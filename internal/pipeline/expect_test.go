@@ -4,9 +4,9 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"net/http/httptest"
-	"sync"
 	"sync/atomic"
 	"testing"
 	"testing/synctest"
@@ -23,42 +23,20 @@ func purchase(quoteID string, needsBody bool) *Request {
 	return &Request{Method: http.MethodPost, Path: "/v1/purchase/tuition", Body: map[string]string{"quote_id": quoteID}, Class: CreatesRecord, NeedsBody: needsBody}
 }
 
-// expectsSeen records the Expect header of every request a server gets.
-type expectsSeen struct {
-	mu   sync.Mutex
-	seen []string
-}
-
-func (e *expectsSeen) record(r *http.Request) {
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	e.seen = append(e.seen, r.Header.Get("Expect"))
-}
-
-func (e *expectsSeen) all() []string {
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	return append([]string(nil), e.seen...)
-}
-
-// ignoringExpect serves HTTP/1.1 as a server that knows nothing of Expect: it reads a
-// request's body only once the client sends it unasked, then lets answer write the
-// response (or close the connection without one). The client's transport waits
-// 50 ms for "100 Continue"; cfg is the pipeline's, but for its BaseURL.
-func ignoringExpect(t *testing.T, expects *expectsSeen, cfg Config, answer func(n int, w *rawWriter)) *Pipeline {
+// ignoringExpect is a pipeline whose server ignores Expect (IgnoresExpect): it reads a
+// request's body once the client sends it unasked, then lets answer write the response
+// (or close the connection without one). The client's transport waits 50 ms for
+// "100 Continue"; cfg is the pipeline's, but for its BaseURL.
+func ignoringExpect(t *testing.T, expects *ExpectLog, cfg Config, answer func(n int, w *rawWriter)) *Pipeline {
 	var requests atomic.Int32
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		expects.record(r)
-		conn, rw, _ := w.(http.Hijacker).Hijack() // net/http's server would say 100 Continue
-		defer func() { _ = conn.Close() }()
-		_, _ = io.CopyN(io.Discard, rw, r.ContentLength)
-		answer(int(requests.Add(1)), &rawWriter{rw.Writer})
-		_ = rw.Flush()
-	}))
-	t.Cleanup(srv.Close)
-	transport := srv.Client().Transport.(*http.Transport).Clone()
+	cfg.BaseURL = IgnoresExpect(t, func(c net.Conn, r *http.Request) {
+		expects.Record(r)
+		_, _ = io.Copy(io.Discard, r.Body)
+		answer(int(requests.Add(1)), &rawWriter{c})
+		_ = c.Close()
+	})
+	transport := NewTransport()
 	transport.ExpectContinueTimeout = 50 * time.Millisecond
-	cfg.BaseURL = srv.URL
 	return newPipeline(cfg, &http.Client{Transport: transport})
 }
 
@@ -72,7 +50,7 @@ func (b *rawWriter) answer(status string) {
 // A server that never says "100 Continue" gets each purchase's body after the
 // transport's wait for it; after three such purchases the pools stop asking it.
 func TestAServerThatIgnoresExpectIsAskedThreeTimes(t *testing.T) {
-	var expects expectsSeen
+	var expects ExpectLog
 	p := ignoringExpect(t, &expects, Config{}, func(_ int, w *rawWriter) { w.answer("201 Created") })
 
 	for i := range 5 {
@@ -80,14 +58,14 @@ func TestAServerThatIgnoresExpectIsAskedThreeTimes(t *testing.T) {
 		require.NoError(t, err)
 		assert.Equal(t, http.StatusCreated, res.StatusCode)
 	}
-	assert.Equal(t, []string{"100-continue", "100-continue", "100-continue", "", ""}, expects.all())
+	assert.Equal(t, []string{"100-continue", "100-continue", "100-continue", "", ""}, expects.All())
 }
 
 // A proxy whose upstream is down says neither "100 Continue" nor anything else until
 // it has the body, then answers 502 (Caddy does): however long the outage, that says
 // nothing about Expect, and the purchases after it still ask.
 func TestAGatewayOutageKeepsExpect(t *testing.T) {
-	var expects expectsSeen
+	var expects ExpectLog
 	p := ignoringExpect(t, &expects, Config{}, func(n int, w *rawWriter) {
 		status := "502 Bad Gateway"
 		if n > 5 {
@@ -99,7 +77,7 @@ func TestAGatewayOutageKeepsExpect(t *testing.T) {
 	for i := range 6 {
 		_, _ = p.Send(context.Background(), purchase(fmt.Sprint("q", i), true))
 	}
-	assert.Equal(t, []string{"100-continue", "100-continue", "100-continue", "100-continue", "100-continue", "100-continue"}, expects.all())
+	assert.Equal(t, []string{"100-continue", "100-continue", "100-continue", "100-continue", "100-continue", "100-continue"}, expects.All())
 }
 
 // Turned off, Expect stays off for expectPause, then the pools ask again; a
@@ -137,7 +115,7 @@ func TestExpectIsAskedAgainAfterAPause(t *testing.T) {
 // purchase's body (sent unasked) into a 503 of its own. The purchase may have been
 // processed, and is not sent again.
 func TestAnAnswerMadeUpByMiddlewareIsNoProof(t *testing.T) {
-	var expects expectsSeen
+	var expects ExpectLog
 	madeUp503 := func(next http.RoundTripper) http.RoundTripper {
 		return roundTripFunc(func(req *http.Request) (*http.Response, error) {
 			resp, err := next.RoundTrip(req)
@@ -155,7 +133,7 @@ func TestAnAnswerMadeUpByMiddlewareIsNoProof(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, http.StatusServiceUnavailable, res.StatusCode)
 	assert.True(t, res.MayHaveArrived)
-	assert.Len(t, expects.all(), 1, "sent once")
+	assert.Len(t, expects.All(), 1, "sent once")
 }
 
 // A proxy whose upstream is down may answer at once, before the body went out and
