@@ -16,13 +16,17 @@ import (
 // twice (see rewind), and what came back. The fields that net/http's callbacks set
 // are atomic: they run on its goroutines.
 type attempt struct {
-	p      *Pipeline
-	r      Request // a copy: a pointer would move the caller's to the heap
-	number int     // of the call's first request in this attempt, from 1
-	lane   lane    // the pool it goes out on
-	start  time.Time
-	logs   bool // the attempt is logged (debug level enabled)
-	trace  httptrace.ClientTrace
+	// The call's context. The attempt is its request's context too, carrying itself
+	// to the pool's guard (see Value): one context value a request, not two.
+	context.Context
+	p            *Pipeline
+	method, path string // the request's, for the log
+	class        Class
+	needsBody    bool      // Request.NeedsBody
+	lane         lane      // the pool it goes out on
+	number       int       // of the call's first request in this attempt, from 1
+	start        time.Time // zero: the attempt is not logged (debug level disabled)
+	trace        httptrace.ClientTrace
 
 	// The held-back body (expect.go): the request asks "Expect: 100-continue";
 	// bodyRead turns true when net/http takes the body to write it; answerBegan says
@@ -31,12 +35,11 @@ type attempt struct {
 	bodyRead, continued, informational atomic.Bool
 	answerBegan                        atomic.Int32 // answerBeforeBody, answerAfterBody; 0: no byte yet
 
-	sends    atomic.Int32 // connections obtained: each one carried the request
-	handOffs atomic.Int32 // requests handed to the pools (see guardedPool)
-	resends  atomic.Int32 // times net/http asked to send the request again
-	answered atomic.Bool  // the pool returned an answer (see guardedPool)
-	// budgetRefused: a resend was refused, the budget being spent.
-	budgetRefused atomic.Bool
+	sends         atomic.Int32         // connections obtained: each one carried the request
+	handOffs      atomic.Int32         // requests handed to the pools (see guardedPool)
+	resends       atomic.Int32         // times net/http asked to send the request again
+	answered      atomic.Bool          // the pool returned an answer (see guardedPool)
+	budgetRefused atomic.Bool          // a resend was refused, the budget being spent
 	newBody       func() io.ReadCloser // a fresh copy of the request's body; nil: none
 
 	// What came back: an answer whose body was read, or err.
@@ -55,7 +58,7 @@ var errResendOverHTTP1 = errors.New("no answer: the request is sent again over H
 // newAttempt starts the next attempt of call c to send r, on the lane c's last
 // attempt calls for.
 func (p *Pipeline) newAttempt(ctx context.Context, r *Request, c *tally) *attempt {
-	a := &attempt{p: p, r: *r, number: c.sent + 1, lane: idempotentLane}
+	a := &attempt{Context: ctx, p: p, method: r.Method, path: r.Path, class: r.Class, needsBody: r.NeedsBody, number: c.sent + 1}
 	switch {
 	case c.freshConn:
 		a.lane = ownConnLane
@@ -66,10 +69,22 @@ func (p *Pipeline) newAttempt(ctx context.Context, r *Request, c *tally) *attemp
 		a.holdBack()
 	}
 	if p.cfg.Logger != nil && p.cfg.Logger.Enabled(ctx, slog.LevelDebug) {
-		a.logs, a.start = true, time.Now()
+		a.start = time.Now()
 	}
 	a.trace.GotConn = a.gotConn
 	return a
+}
+
+// attemptKey is the context key of a request's attempt: the pool's guard refuses a
+// request whose context lost it (see guardedPool).
+type attemptKey struct{}
+
+// Value is the context's: the attempt itself for attemptKey, else the call's value.
+func (a *attempt) Value(key any) any {
+	if key == (attemptKey{}) {
+		return a
+	}
+	return a.Context.Value(key)
 }
 
 // gotConn runs when net/http hands the request to a connection, once per send,
@@ -99,7 +114,7 @@ func (a *attempt) rewind() (io.ReadCloser, error) {
 	switch {
 	case a.resends.Add(1) > 1:
 		why = "net/http already sent it again once"
-	case a.r.Class == CreatesRecord && !traced:
+	case a.class == CreatesRecord && !traced:
 		why = "a record-creating request may have reached the server"
 	case a.p.budget.Spent():
 		why = "the retry budget is spent"
@@ -109,15 +124,14 @@ func (a *attempt) rewind() (io.ReadCloser, error) {
 		return nil, fmt.Errorf("%w: %s", errResendRefused, why)
 	}
 	a.log(context.Background(), a.number+int(a.sends.Load())-1, slog.String("error", "no answer: the request is sent again"))
-	if a.r.Class == Idempotent && traced {
+	if a.class == Idempotent && traced {
 		return nil, errResendOverHTTP1
 	}
 	return a.newBody(), nil
 }
 
-// Sends is how many requests the attempt put on the wire: the connections it
-// obtained, or 1 for one that obtained none (a dial failure, or a transport that
-// does not report connections).
+// Sends is how many requests the attempt put on the wire: the connections it obtained,
+// or 1 for none (a dial failure, or a transport that does not report connections).
 func (a *attempt) Sends() int { return max(1, int(a.sends.Load())) }
 
 // mayHaveArrived reports whether the attempt's request may have reached the server:
@@ -130,11 +144,7 @@ func (a *attempt) mayHaveArrived() bool {
 		return !a.refusedUnprocessed()
 	case a.answer != nil: // a 2xx whose body broke off
 		return true
-	case isDialError(a.err):
-		return false
-	case a.p.pools.traced && a.sends.Load() == 0:
-		return false
-	case a.holdsBody && !a.bodyRead.Load():
+	case isDialError(a.err), a.p.pools.traced && a.sends.Load() == 0, a.holdsBody && !a.bodyRead.Load():
 		return false
 	}
 	return true
@@ -146,7 +156,7 @@ func (a *attempt) mayHaveArrived() bool {
 // siblings likely fail too (a reloading proxy closes every idle one; Caddy 2.6 left
 // accepted HTTP/2 streams unanswered on a connection it closed).
 func (a *attempt) wantsFreshConn() bool {
-	if a.r.Class == Idempotent {
+	if a.class == Idempotent {
 		return a.err != nil
 	}
 	return a.holdsBody && a.answer == nil && a.sends.Load() > 0 && !a.bodyRead.Load()
@@ -155,7 +165,7 @@ func (a *attempt) wantsFreshConn() bool {
 // logEnd logs the attempt's last send and how it ended.
 func (a *attempt) logEnd(ctx context.Context) {
 	switch {
-	case !a.logs:
+	case a.start.IsZero():
 	case a.err != nil:
 		a.log(ctx, a.number+a.Sends()-1, slog.String("error", unwrapURLError(a.err).Error()))
 	default:
@@ -166,9 +176,9 @@ func (a *attempt) logEnd(ctx context.Context) {
 // log writes a debug line about request n of the call: method, path, attempt and
 // latency, never a header, a body or a query, and its outcome.
 func (a *attempt) log(ctx context.Context, n int, outcome slog.Attr) {
-	if a.logs {
-		a.p.cfg.Logger.LogAttrs(ctx, slog.LevelDebug, "insurance: http attempt", slog.String("method", a.r.Method),
-			slog.String("path", a.r.Path), slog.Int("attempt", n), slog.Duration("latency", time.Since(a.start)), outcome)
+	if !a.start.IsZero() {
+		a.p.cfg.Logger.LogAttrs(ctx, slog.LevelDebug, "insurance: http attempt", slog.String("method", a.method),
+			slog.String("path", a.path), slog.Int("attempt", n), slog.Duration("latency", time.Since(a.start)), outcome)
 	}
 }
 

@@ -62,7 +62,7 @@ func (a *attempt) refusedUnprocessed() bool {
 		return false
 	case status == http.StatusTooManyRequests:
 		return true
-	case status == http.StatusExpectationFailed || a.r.NeedsBody:
+	case status == http.StatusExpectationFailed || a.needsBody:
 		return a.answeredBeforeBody()
 	}
 	return false

@@ -4,7 +4,7 @@
 //  1. Send (send.go) encodes the body once and loops: attempt, account, classify,
 //     decide, wait (retry.go: the retry table and waits; budget.go: the retry budget).
 //  2. Each attempt (attempt.go) builds one *http.Request (request.go) whose context
-//     carries the attempt and its httptrace.ClientTrace, and whose GetBody is the
+//     is the attempt itself, with its httptrace.ClientTrace, and whose GetBody is the
 //     attempt's rewind. It hands it to the http.Client of a lane (transport.go):
 //     idempotent calls to the caller's transport (HTTP/2 over TLS, its first burst
 //     through a gate: conngate.go); record-creating calls to an HTTP/1.1-only copy of
@@ -98,8 +98,7 @@ type Answer struct {
 	Body           []byte
 	Attempts       int  // requests sent, net/http's own resends included
 	MayHaveArrived bool // as Error's
-	// BudgetRefused: the table allowed a retry of this (non-2xx) answer, the budget not.
-	BudgetRefused bool
+	BudgetRefused  bool // the table allowed a retry of this (non-2xx) answer, the budget not
 }
 
 // Error is a call that ended without a usable answer: the request could not be
@@ -114,9 +113,8 @@ type Error struct {
 	Body           []byte // what was read of that body
 	// Last is the last non-2xx answer, when the call's context ended after it: during
 	// the wait before its retry, or during that retry.
-	Last *Answer
-	// BudgetRefused is true when the retry budget refused the retry the table allowed.
-	BudgetRefused bool
+	Last          *Answer
+	BudgetRefused bool // the retry budget refused the retry the table allowed
 	Err           error
 }
 
@@ -170,6 +168,5 @@ func refuseRedirect(*http.Request, []*http.Request) error {
 // Pools returns the pools the pipeline sends on, to share with another pipeline.
 func (p *Pipeline) Pools() *Pools { return p.pools }
 
-// Budget returns the retry budget the pipeline draws on, to share with another
-// pipeline.
+// Budget returns the retry budget the pipeline draws on, to share with another pipeline.
 func (p *Pipeline) Budget() *Budget { return p.budget }

@@ -2,43 +2,28 @@ package pipeline
 
 import (
 	"bytes"
-	"context"
-	"encoding/json"
 	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptrace"
 )
 
-// encodeBody is the JSON of a request body; nil when there is none.
-func encodeBody(v any) ([]byte, error) {
-	if v == nil {
-		return nil, nil
-	}
-	body, err := json.Marshal(v)
-	if err != nil {
-		return nil, fmt.Errorf("encoding request body: %w", err)
-	}
-	return body, nil
-}
-
 // newRequest builds the HTTP request of attempt a: its headers, its body, and the
 // GetBody through which net/http must ask the attempt before sending it again.
-func (p *Pipeline) newRequest(ctx context.Context, r *Request, body []byte, a *attempt) (*http.Request, error) {
-	ctx = httptrace.WithClientTrace(context.WithValue(ctx, attemptKey{}, a), &a.trace)
+func (p *Pipeline) newRequest(r *Request, body []byte, a *attempt) (*http.Request, error) {
+	ctx := httptrace.WithClientTrace(a, &a.trace) // the attempt is the context (see attempt.Value)
 	req, err := http.NewRequestWithContext(ctx, r.Method, p.cfg.BaseURL+r.Path, nil)
 	if err != nil {
 		return nil, fmt.Errorf("building request: %w", err)
 	}
 	switch {
 	case body != nil:
-		newBody := func() io.ReadCloser { return io.NopCloser(bytes.NewReader(body)) }
+		a.newBody = func() io.ReadCloser { return io.NopCloser(bytes.NewReader(body)) }
 		if a.holdsBody { // the body goes out once the server asks for it (expect.go)
 			req.Header.Set("Expect", "100-continue")
-			newBody = func() io.ReadCloser { return heldBody{r: bytes.NewReader(body), read: &a.bodyRead} }
+			a.newBody = func() io.ReadCloser { return heldBody{r: bytes.NewReader(body), read: &a.bodyRead} }
 		}
-		a.newBody = newBody
-		req.Body, req.GetBody, req.ContentLength = newBody(), a.rewind, int64(len(body))
+		req.Body, req.GetBody, req.ContentLength = a.newBody(), a.rewind, int64(len(body))
 		req.Header.Set("Content-Type", "application/json")
 	case r.Class == Idempotent || !p.pools.traced:
 		// A request without a body gets an empty one all the same, so that net/http
@@ -62,14 +47,8 @@ func (p *Pipeline) newRequest(ctx context.Context, r *Request, body []byte, a *a
 // on a goroutine of net/http's own. net/http only reads it.
 var identity = []string{"identity"}
 
-// emptyBody is the body of a request that has none. WriteTo spares io.Copy the buffer
-// it would allocate to copy nothing.
+// emptyBody is the body of a request that has none.
 type emptyBody struct{}
 
-func (emptyBody) Read([]byte) (int, error)         { return 0, io.EOF }
-func (emptyBody) WriteTo(io.Writer) (int64, error) { return 0, nil }
-func (emptyBody) Close() error                     { return nil }
-
-// attemptKey is the context key of the attempt a request belongs to: the pool's guard
-// refuses a request whose context lost it (see guardedPool).
-type attemptKey struct{}
+func (emptyBody) Read([]byte) (int, error) { return 0, io.EOF }
+func (emptyBody) Close() error             { return nil }

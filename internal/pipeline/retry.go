@@ -20,7 +20,7 @@ func retryable(a *attempt, arrived bool) bool {
 		if errors.Is(a.err, ErrResponseTooLarge) || isPermanent(a.err) {
 			return false
 		}
-		return a.r.Class == Idempotent || !arrived
+		return a.class == Idempotent || !arrived
 	}
 	switch a.answer.StatusCode {
 	case http.StatusTooManyRequests:
@@ -28,7 +28,7 @@ func retryable(a *attempt, arrived bool) bool {
 	case http.StatusExpectationFailed: // sent again without Expect when its body never went out
 		return !arrived
 	}
-	return isGatewayFailure(a.answer.StatusCode) && (a.r.Class == Idempotent || !arrived) // !arrived: refused before its body went out
+	return isGatewayFailure(a.answer.StatusCode) && (a.class == Idempotent || !arrived) // !arrived: refused before its body went out
 }
 
 // wait is how long to wait before retry number retries+1: as long as the answer's

@@ -2,6 +2,7 @@ package pipeline
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"net/http"
@@ -15,9 +16,12 @@ func (p *Pipeline) Send(ctx context.Context, r *Request) (Answer, error) {
 	if err := ctx.Err(); err != nil {
 		return Answer{}, &Error{Err: err}
 	}
-	body, err := encodeBody(r.Body)
-	if err != nil {
-		return Answer{}, &Error{Err: err}
+	var body []byte // the JSON of r.Body; nil when there is none
+	if r.Body != nil {
+		var err error
+		if body, err = json.Marshal(r.Body); err != nil {
+			return Answer{}, &Error{Err: fmt.Errorf("encoding request body: %w", err)}
+		}
 	}
 	var c tally
 	for retries := 0; ; retries++ {
@@ -58,7 +62,7 @@ func (p *Pipeline) Send(ctx context.Context, r *Request) (Answer, error) {
 // its Expect.
 func (p *Pipeline) try(ctx context.Context, r *Request, body []byte, c *tally) (*attempt, error) {
 	a := p.newAttempt(ctx, r, c)
-	req, err := p.newRequest(ctx, r, body, a)
+	req, err := p.newRequest(r, body, a)
 	if err != nil {
 		return nil, err
 	}
@@ -105,8 +109,7 @@ func (p *Pipeline) describe(ctx context.Context, err error) error {
 	return err
 }
 
-// attemptTimedOut reports an attempt that WithAttemptTimeout ended, not the call's
-// context.
+// attemptTimedOut reports an attempt that WithAttemptTimeout ended, not the call's context.
 func (p *Pipeline) attemptTimedOut(ctx context.Context, err error) bool {
 	return err != nil && p.attemptTimeout > 0 && ctx.Err() == nil && errors.Is(err, context.DeadlineExceeded)
 }
@@ -161,12 +164,10 @@ func outlasts(ctx context.Context, wait time.Duration) bool {
 
 // sleep waits d, or until the context ends.
 func sleep(ctx context.Context, d time.Duration) error {
-	timer := time.NewTimer(d)
-	defer timer.Stop()
 	select {
 	case <-ctx.Done():
 		return ctx.Err()
-	case <-timer.C:
+	case <-time.After(d): // collected once it is unreachable, fired or not (Go 1.23)
 		return nil
 	}
 }
