@@ -1,9 +1,11 @@
 package pipeline
 
 import (
+	"bytes"
 	"fmt"
 	"io"
 	"net/http"
+	"sync"
 )
 
 // readAnswer reads an answer's body, capped, and closes it. Only a 2xx body that
@@ -15,33 +17,37 @@ func readAnswer(resp *http.Response) (*Answer, error) {
 	if hasNoBody(resp) {
 		return answer, nil
 	}
-	limit := int64(MaxErrorBody)
-	if isSuccess(resp.StatusCode) {
-		limit = MaxSuccessBody
-		if resp.ContentLength > limit {
-			return answer, ErrResponseTooLarge // refused without reading it
-		}
-	}
-	body, err := readCapped(resp.Body, resp.ContentLength, limit)
-	answer.Body = body
 	if !isSuccess(resp.StatusCode) {
-		err = nil // kept as it is
+		answer.Body, _ = readCapped(resp.Body, resp.ContentLength, MaxErrorBody) // kept as it is
+		return answer, nil
 	}
+	if resp.ContentLength > MaxSuccessBody {
+		return answer, ErrResponseTooLarge // refused without reading it
+	}
+	var err error
+	answer.Body, err = readCapped(resp.Body, resp.ContentLength, MaxSuccessBody)
 	return answer, err
 }
 
 // readCapped reads at most limit bytes; more is ErrResponseTooLarge. A known length
-// is read into one exact allocation; an unknown one (chunked) through io.ReadAll.
-func readCapped(r io.Reader, length, limit int64) ([]byte, error) {
+// is read into one exact allocation. An unknown one (chunked) is read into a pooled
+// buffer and copied out at its size; one longer than the buffer, through io.ReadAll.
+func readCapped(r io.Reader, length, limit int64) (body []byte, err error) {
 	if length >= 0 && length <= limit {
-		body := make([]byte, length)
-		n, err := io.ReadFull(r, body)
-		if err != nil {
-			return body[:n], fmt.Errorf("reading response body: %w", err)
+		body = make([]byte, length)
+		var n int
+		n, err = io.ReadFull(r, body)
+		body = body[:n]
+	} else {
+		buf := readBuffers.Get().(*bytes.Buffer)
+		buf.Reset()
+		if _, err = buf.ReadFrom(io.LimitReader(r, pooledRead)); err == nil && buf.Len() == pooledRead {
+			body, err = io.ReadAll(io.MultiReader(buf, io.LimitReader(r, limit+1-pooledRead)))
+		} else {
+			body = bytes.Clone(buf.Bytes())
 		}
-		return body, nil
+		readBuffers.Put(buf)
 	}
-	body, err := io.ReadAll(io.LimitReader(r, limit+1))
 	switch {
 	case int64(len(body)) > limit:
 		return body[:limit], ErrResponseTooLarge
@@ -51,10 +57,15 @@ func readCapped(r io.Reader, length, limit int64) ([]byte, error) {
 	return body, nil
 }
 
+// readBuffers hold bodies of unknown length while they are read, up to pooledRead
+// bytes: made once at that size, they never grow.
+var readBuffers = sync.Pool{New: func() any { return bytes.NewBuffer(make([]byte, 0, pooledRead+bytes.MinRead)) }}
+
+const pooledRead = 16 << 10
+
 func isSuccess(status int) bool { return status >= 200 && status < 300 }
 
-// hasNoBody reports an answer that carries no body whatever its Content-Length says:
-// to a HEAD, a 204 or a 304.
+// hasNoBody reports an answer to a HEAD, a 204 or a 304: no body, whatever its length.
 func hasNoBody(resp *http.Response) bool {
 	return resp.StatusCode == http.StatusNoContent || resp.StatusCode == http.StatusNotModified ||
 		(resp.Request != nil && resp.Request.Method == http.MethodHead)
