@@ -47,8 +47,10 @@ func (p *Pipeline) newRequest(r *Request, body []byte, a *attempt) (*http.Reques
 // on a goroutine of net/http's own. net/http only reads it.
 var identity = []string{"identity"}
 
-// emptyBody is the body of a request that has none.
+// emptyBody is the body of a request that has none. WriteTo keeps io.Copy off the
+// connection's ReadFrom, which would allocate a 32 KiB buffer to copy nothing.
 type emptyBody struct{}
 
-func (emptyBody) Read([]byte) (int, error) { return 0, io.EOF }
-func (emptyBody) Close() error             { return nil }
+func (emptyBody) Read([]byte) (int, error)         { return 0, io.EOF }
+func (emptyBody) WriteTo(io.Writer) (int64, error) { return 0, nil }
+func (emptyBody) Close() error                     { return nil }

@@ -5,6 +5,8 @@ import (
 	"context"
 	"net"
 	"net/http"
+	"net/http/httptest"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -66,4 +68,28 @@ func TestABodilessRequestGoesOutWithoutABody(t *testing.T) {
 			assert.NotContains(t, []string{"content-length", "transfer-encoding"}, strings.ToLower(name), connection)
 		}
 	}
+}
+
+// The empty body costs no copy buffer: without emptyBody.WriteTo, io.Copy would hand it
+// to the connection's ReadFrom, which allocates 32 KiB to copy nothing, a call. (Client
+// and server in this process together allocate about 7 KiB a call, 17 KiB with -race.)
+func TestABodilessRequestAllocatesNoCopyBuffer(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) { _, _ = w.Write([]byte("{}")) }))
+	defer srv.Close()
+	p := New(Config{BaseURL: srv.URL}, NewPools(&http.Client{Transport: NewTransport()}, 0, false), nil)
+	send := func(n int) {
+		for range n {
+			_, err := p.Send(context.Background(), &Request{Method: http.MethodGet, Path: "/v1/products", Class: Idempotent})
+			require.NoError(t, err)
+		}
+	}
+	send(10) // a connection, and the pools net/http fills
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	const calls = 200
+	send(calls)
+	runtime.ReadMemStats(&after)
+	perCall := (after.TotalAlloc - before.TotalAlloc) / calls
+	t.Logf("%d bytes a call", perCall)
+	assert.Less(t, perCall, uint64(28<<10), "bytes allocated a call")
 }
