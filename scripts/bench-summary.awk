@@ -10,14 +10,15 @@ function minmax(a, n,    i) {
   lo = a[1]; hi = a[1]
   for (i = 2; i <= n; i++) { if (a[i] < lo) lo = a[i]; if (a[i] > hi) hi = a[i] }
 }
-# BenchmarkPaired lines carry sdk-ns/op, hand-ns/op and sdk/hand themselves.
+# BenchmarkPaired lines carry sdk-ns/op, hand-ns/op and sdk/hand themselves
+# (BenchmarkPairedBound: variant-ns/op, hand-ns/op and variant/hand).
 /^BenchmarkPaired/ {
   name = $1; sub(/-[0-9]+$/, "", name); sub(/^Benchmark/, "", name)
   if (!(name in pseen)) { pseen[name] = 1; pkeys[++npkeys] = name }
   k = ++pcount[name]
   for (i = 3; i < NF; i += 2) {
-    if ($(i+1) == "sdk/hand") pr[name, k] = $i
-    if ($(i+1) == "sdk-ns/op") ps[name, k] = $i
+    if ($(i+1) == "sdk/hand" || $(i+1) == "variant/hand") pr[name, k] = $i
+    if ($(i+1) == "sdk-ns/op" || $(i+1) == "variant-ns/op") ps[name, k] = $i
     if ($(i+1) == "hand-ns/op") ph[name, k] = $i
   }
   next
@@ -60,7 +61,7 @@ END {
 }
 END {
   if (npkeys == 0) exit
-  printf "\n%-40s %6s %-22s %12s %12s\n", "paired benchmark", "runs", "sdk/hand med (min-max)", "sdk ns/call", "hand ns/call"
+  printf "\n%-40s %6s %-22s %12s %12s\n", "paired benchmark", "runs", "ratio med (min-max)", "sdk|variant ns", "hand ns/call"
   for (q = 1; q <= npkeys; q++) {
     name = pkeys[q]; n = pcount[name]
     delete r; delete s; delete h
