@@ -2,15 +2,12 @@ package insurance_test
 
 import (
 	"context"
-	"encoding/json"
 	"io"
 	"net/http"
 	"net/http/httptrace"
 	"sync/atomic"
 	"testing"
 	"time"
-
-	"github.com/partnerinsure/insurance-go/internal/wiretest"
 )
 
 // BenchmarkPairedBound prices, on the 200 B product list over loopback HTTP/1.1, what
@@ -92,19 +89,7 @@ func (h *handWritten) doKeeping(ctx context.Context, bound, trace bool, out any)
 		req.Body, req.TransferEncoding = emptyBody{}, []string{"identity"}
 		req.GetBody = func() (io.ReadCloser, error) { resends.Add(1); return emptyBody{}, nil }
 	}
-	req.Header.Set("Accept", "application/json")
-	req.Header.Set("User-Agent", "hand-written/1.0")
-	req.SetBasicAuth(wiretest.ClientID, wiretest.ClientSecret)
-	resp, err := h.hc.Do(req)
-	if err != nil {
-		return err
-	}
-	defer resp.Body.Close()
-	raw, err := io.ReadAll(resp.Body)
-	if err != nil {
-		return err
-	}
-	return json.Unmarshal(raw, out)
+	return h.send(req, out)
 }
 
 type sendsKey struct{}

@@ -82,10 +82,16 @@ func (h *handWritten) do(ctx context.Context, method, path string, in, out any) 
 	if err != nil {
 		return err
 	}
-	req.Header.Set("Accept", "application/json")
 	if in != nil {
 		req.Header.Set("Content-Type", "application/json")
 	}
+	return h.send(req, out)
+}
+
+// send sets the headers every request carries, sends req and decodes a 2xx body into
+// out.
+func (h *handWritten) send(req *http.Request, out any) error {
+	req.Header.Set("Accept", "application/json")
 	req.Header.Set("User-Agent", "hand-written/1.0")
 	req.SetBasicAuth(wiretest.ClientID, wiretest.ClientSecret)
 	resp, err := h.hc.Do(req)
