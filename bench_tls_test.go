@@ -29,13 +29,15 @@ func (c *tlsCounts) h2Share() float64 {
 }
 
 // tlsBenchServer answers the travel quote and the tuition purchase as benchServer does,
-// over TLS with HTTP/2 enabled, counting.
+// and the small product list of BenchmarkPaired (productsBody(200)), over TLS with
+// HTTP/2 enabled, counting.
 func tlsBenchServer(b *testing.B) (*httptest.Server, *tlsCounts) {
 	b.Helper()
 	n := new(tlsCounts)
 	answers := map[string][]byte{
 		"/v1/quote/travel":     []byte(benchQuoteBody),
 		"/v1/purchase/tuition": []byte(benchPolicyBody),
+		"/v1/products":         productsBody(200),
 	}
 	srv := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		_, _ = io.Copy(io.Discard, r.Body)
@@ -44,7 +46,9 @@ func tlsBenchServer(b *testing.B) (*httptest.Server, *tlsCounts) {
 			n.overH2.Add(1)
 		}
 		w.Header().Set("Content-Type", "application/json")
-		w.WriteHeader(http.StatusCreated)
+		if r.Method == http.MethodPost {
+			w.WriteHeader(http.StatusCreated)
+		}
 		_, _ = w.Write(answers[r.URL.Path])
 	}))
 	srv.EnableHTTP2 = true
@@ -58,25 +62,26 @@ func tlsBenchServer(b *testing.B) (*httptest.Server, *tlsCounts) {
 }
 
 // tlsPair is a new SDK client on its default transport (told only to trust srv) and a
-// new hand-written client with HTTP/2 on, as in BenchmarkQuoteTravelTLS, and the two
-// calls each makes.
+// new hand-written client with HTTP/2 on, as in BenchmarkQuoteTravelTLS, both sending
+// to url (srv's, or a proxy's in front of it), and the calls each makes.
 type tlsPair struct {
 	sdk  *insurance.Client
 	hand *handWritten
-	// calls by name ("QuoteTravel", "PurchaseTuition"): [0] the SDK's, [1] the hand-written one's.
+	// calls by name ("QuoteTravel", "PurchaseTuition", "ListProducts"): [0] the SDK's,
+	// [1] the hand-written one's.
 	calls map[string][2]func(context.Context) error
 }
 
-func newTLSPair(b *testing.B, srv *httptest.Server) *tlsPair {
+func newTLSPair(b *testing.B, srv *httptest.Server, url string) *tlsPair {
 	b.Helper()
 	transport := pipeline.NewTransport()
 	transport.TLSClientConfig = trusting(srv)
-	c, err := insurance.NewClient(srv.URL, insurance.WithCredentials(wiretest.ClientID, wiretest.ClientSecret),
+	c, err := insurance.NewClient(url, insurance.WithCredentials(wiretest.ClientID, wiretest.ClientSecret),
 		insurance.WithHTTPClient(&http.Client{Transport: transport}))
 	if err != nil {
 		b.Fatal(err)
 	}
-	h := newHandWritten(srv.URL)
+	h := newHandWritten(url)
 	ht := h.hc.Transport.(*http.Transport)
 	ht.TLSClientConfig = trusting(srv)
 	ht.ForceAttemptHTTP2 = true
@@ -94,6 +99,12 @@ func newTLSPair(b *testing.B, srv *httptest.Server) *tlsPair {
 				var p handPolicy
 				return h.do(ctx, http.MethodPost, "/v1/purchase/tuition", purchase, &p)
 			}},
+		"ListProducts": {
+			func(ctx context.Context) error { _, err := c.ListProducts(ctx); return err },
+			func(ctx context.Context) error {
+				var l handProducts
+				return h.do(ctx, http.MethodGet, "/v1/products", nil, &l)
+			}},
 	}}
 }
 
@@ -109,11 +120,11 @@ func (p *tlsPair) close() {
 // the sub-benchmark, warm-up included (handshakes), and the share of requests that came
 // over HTTP/2 (h2-share, both clients together).
 func BenchmarkPairedTLS(b *testing.B) {
-	for _, name := range []string{"QuoteTravel", "PurchaseTuition"} {
+	for _, name := range []string{"QuoteTravel", "PurchaseTuition", "ListProducts"} {
 		for _, mode := range []string{"serial", "parallel"} {
 			b.Run(name+"/"+mode, func(b *testing.B) {
 				srv, n := tlsBenchServer(b)
-				p := newTLSPair(b, srv)
+				p := newTLSPair(b, srv, srv.URL)
 				defer p.close()
 				sdkCall, handCall := p.calls[name][0], p.calls[name][1]
 				// one call each, untimed: both pay their first handshake before the clock
@@ -213,7 +224,7 @@ func coldBurst(b *testing.B, name string, impl, goroutines, calls int) {
 	srv, n := tlsBenchServer(b)
 	b.ReportAllocs()
 	for b.Loop() {
-		p := newTLSPair(b, srv)
+		p := newTLSPair(b, srv, srv.URL)
 		call := p.calls[name][impl]
 		var wg sync.WaitGroup
 		start := make(chan struct{})
