@@ -1,7 +1,6 @@
 package insurance_test
 
 import (
-	"context"
 	"net"
 	"strings"
 	"testing"
@@ -16,24 +15,9 @@ func BenchmarkPairedTLSAtRTT(b *testing.B) {
 	const rtt = 2 * time.Millisecond
 	for _, name := range []string{"QuoteTravel", "ListProducts"} {
 		b.Run(name+"/"+rtt.String(), func(b *testing.B) {
-			srv, _ := tlsBenchServer(b)
-			p := newTLSPair(b, srv, "https://"+delayingProxy(b, strings.TrimPrefix(srv.URL, "https://"), rtt))
-			defer p.close()
-			sdkCall, handCall := p.calls[name][0], p.calls[name][1]
-			for _, call := range []func(context.Context) error{sdkCall, handCall} {
-				if err := call(context.Background()); err != nil { // the handshakes, untimed
-					b.Fatal(err)
-				}
-			}
-			var sdk, hand time.Duration
-			for i := 0; b.Loop(); i++ {
-				if err := tlsPairOnce(i, sdkCall, handCall, &sdk, &hand); err != nil {
-					b.Fatal(err)
-				}
-			}
-			b.ReportMetric(float64(sdk)/float64(b.N), "sdk-ns/op")
-			b.ReportMetric(float64(hand)/float64(b.N), "hand-ns/op")
-			b.ReportMetric(float64(sdk)/float64(hand), "sdk/hand")
+			srv, n := tlsBenchServer(b)
+			proxy := delayingProxy(b, strings.TrimPrefix(srv.URL, "https://"), rtt)
+			timeTLSPair(b, newTLSPair(b, srv, "https://"+proxy), n, name, "serial")
 		})
 	}
 }

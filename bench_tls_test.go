@@ -124,59 +124,64 @@ func BenchmarkPairedTLS(b *testing.B) {
 		for _, mode := range []string{"serial", "parallel"} {
 			b.Run(name+"/"+mode, func(b *testing.B) {
 				srv, n := tlsBenchServer(b)
-				p := newTLSPair(b, srv, srv.URL)
-				defer p.close()
-				sdkCall, handCall := p.calls[name][0], p.calls[name][1]
-				// one call each, untimed: both pay their first handshake before the clock
-				for _, call := range []func(context.Context) error{sdkCall, handCall} {
-					if err := call(context.Background()); err != nil {
-						b.Fatal(err)
-					}
-				}
-				var sdk, hand atomic.Int64
-				if mode == "serial" {
-					var s, h time.Duration
-					for i := 0; b.Loop(); i++ {
-						if err := tlsPairOnce(i, sdkCall, handCall, &s, &h); err != nil {
-							b.Fatal(err)
-						}
-					}
-					sdk.Store(int64(s))
-					hand.Store(int64(h))
-				} else {
-					var wg sync.WaitGroup
-					for range 64 {
-						wg.Go(func() {
-							for _, call := range []func(context.Context) error{sdkCall, handCall} {
-								if err := call(context.Background()); err != nil {
-									b.Error(err)
-								}
-							}
-						})
-					}
-					wg.Wait()
-					b.ResetTimer()
-					b.SetParallelism(64 / max(1, runtimeGOMAXPROCS()))
-					b.RunParallel(func(pb *testing.PB) {
-						var s, h time.Duration
-						for i := 0; pb.Next(); i++ {
-							if err := tlsPairOnce(i, sdkCall, handCall, &s, &h); err != nil {
-								b.Error(err)
-								return
-							}
-						}
-						sdk.Add(int64(s))
-						hand.Add(int64(h))
-					})
-				}
-				b.ReportMetric(float64(sdk.Load())/float64(b.N), "sdk-ns/op")
-				b.ReportMetric(float64(hand.Load())/float64(b.N), "hand-ns/op")
-				b.ReportMetric(float64(sdk.Load())/float64(hand.Load()), "sdk/hand")
-				b.ReportMetric(float64(n.handshakes.Load()), "handshakes")
-				b.ReportMetric(n.h2Share(), "h2-share")
+				timeTLSPair(b, newTLSPair(b, srv, srv.URL), n, name, mode)
 			})
 		}
 	}
+}
+
+// timeTLSPair is one sub-benchmark of BenchmarkPairedTLS: p's calls named name, in
+// mode ("serial" or "parallel"), against the server counting n. It closes p.
+func timeTLSPair(b *testing.B, p *tlsPair, n *tlsCounts, name, mode string) {
+	defer p.close()
+	sdkCall, handCall := p.calls[name][0], p.calls[name][1]
+	// one call each, untimed: both pay their first handshake before the clock
+	for _, call := range []func(context.Context) error{sdkCall, handCall} {
+		if err := call(context.Background()); err != nil {
+			b.Fatal(err)
+		}
+	}
+	var sdk, hand atomic.Int64
+	if mode == "serial" {
+		var s, h time.Duration
+		for i := 0; b.Loop(); i++ {
+			if err := tlsPairOnce(i, sdkCall, handCall, &s, &h); err != nil {
+				b.Fatal(err)
+			}
+		}
+		sdk.Store(int64(s))
+		hand.Store(int64(h))
+	} else {
+		var wg sync.WaitGroup
+		for range 64 {
+			wg.Go(func() {
+				for _, call := range []func(context.Context) error{sdkCall, handCall} {
+					if err := call(context.Background()); err != nil {
+						b.Error(err)
+					}
+				}
+			})
+		}
+		wg.Wait()
+		b.ResetTimer()
+		b.SetParallelism(64 / max(1, runtimeGOMAXPROCS()))
+		b.RunParallel(func(pb *testing.PB) {
+			var s, h time.Duration
+			for i := 0; pb.Next(); i++ {
+				if err := tlsPairOnce(i, sdkCall, handCall, &s, &h); err != nil {
+					b.Error(err)
+					return
+				}
+			}
+			sdk.Add(int64(s))
+			hand.Add(int64(h))
+		})
+	}
+	b.ReportMetric(float64(sdk.Load())/float64(b.N), "sdk-ns/op")
+	b.ReportMetric(float64(hand.Load())/float64(b.N), "hand-ns/op")
+	b.ReportMetric(float64(sdk.Load())/float64(hand.Load()), "sdk/hand")
+	b.ReportMetric(float64(n.handshakes.Load()), "handshakes")
+	b.ReportMetric(n.h2Share(), "h2-share")
 }
 
 // tlsPairOnce makes iteration i's two calls, the SDK's first on even i, adding each
