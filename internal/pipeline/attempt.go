@@ -42,7 +42,7 @@ type attempt struct {
 	budgetRefused atomic.Bool          // a resend was refused, the budget being spent
 	newBody       func() io.ReadCloser // a fresh copy of the request's body; nil: none
 
-	// What came back: an answer whose body was read, or err.
+	// What came back: an answer whose body was read, or err (without net/http's *url.Error).
 	answer *Answer
 	err    error
 }
@@ -167,7 +167,7 @@ func (a *attempt) logEnd(ctx context.Context) {
 	switch {
 	case a.start.IsZero():
 	case a.err != nil:
-		a.log(ctx, a.number+a.Sends()-1, slog.String("error", unwrapURLError(a.err).Error()))
+		a.log(ctx, a.number+a.Sends()-1, slog.String("error", a.err.Error()))
 	default:
 		a.log(ctx, a.number+a.Sends()-1, slog.Int("status", a.answer.StatusCode))
 	}

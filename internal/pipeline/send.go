@@ -50,7 +50,7 @@ func (p *Pipeline) Send(ctx context.Context, r *Request) (Answer, error) {
 		if err := sleep(ctx, wait); err != nil {
 			p.budget.Refund() // the retry it paid for is not made
 			if a.err != nil {
-				err = fmt.Errorf("%w while waiting to retry after: %v", err, unwrapURLError(a.err))
+				err = fmt.Errorf("%w while waiting to retry after: %v", err, a.err)
 			}
 			return c.end(ctx, &attempt{}, err)
 		}
