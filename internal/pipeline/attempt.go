@@ -14,7 +14,7 @@ import (
 
 // attempt is one try of a call: one request handed to net/http, which may send it
 // twice (see rewind), and what came back. The fields that net/http's callbacks set
-// are atomic: they run on its goroutines.
+// are atomic: some run on its connections' goroutines, even after Do returned.
 type attempt struct {
 	// The call's context. The attempt is its request's context too, carrying itself
 	// to the pool's guard (see Value): one context value a request, not two.

@@ -1,30 +1,30 @@
-// Package pipeline is the one path every SDK call takes to the wire. A call's path,
-// and every place where net/http calls back into it:
+// Package pipeline is the one path every SDK call takes to the wire, step by step:
 //
 //  1. Send (send.go) encodes the body once and loops: attempt, account, classify,
 //     decide, wait (retry.go: the retry table and waits; budget.go: the retry budget).
 //  2. Each attempt (attempt.go) builds one *http.Request (request.go) whose context
 //     is the attempt itself, with its httptrace.ClientTrace, and whose GetBody is the
-//     attempt's rewind. It hands it to the http.Client of a lane (transport.go):
+//     attempt's rewind, for the http.Client of a lane (transport.go; no redirects):
 //     idempotent calls to the caller's transport (HTTP/2 over TLS, its first burst
-//     through a gate: conngate.go); record-creating calls to an HTTP/1.1-only copy of
-//     it, asking "Expect: 100-continue" and holding the body back (expect.go); the
-//     retry of an attempt whose connection failed it, to a new connection of its own.
-//  3. Then net/http calls back, on its own goroutines, before Do returns:
+//     through a gate: conngate.go); record-creating ones to an HTTP/1.1-only copy,
+//     asking "Expect: 100-continue" and holding the body back (expect.go; off for 5
+//     minutes after 3 unanswered in a row); a retry after a failed connection, to a
+//     new one.
+//  3. net/http then calls back, only here, in Do on the caller's goroutine unless said:
 //     - guardedPool.RoundTrip, as the request enters the pool: it lets in one request
 //     per hand-off, and marks the attempt answered once the pool returned a response;
 //     - GotConn, each time the request gets a connection, before anything is written:
 //     it counts the sends (an attempt with none sent nothing) and opens the gate;
-//     - for a held-back body: Got100Continue, Got1xxResponse, GotFirstResponseByte and
-//     the body's first Read, which tell whether the body went out before the answer;
-//     - GetBody (rewind), when net/http would send the request again by itself: once
-//     an attempt at most, an idempotent request then sent again by the attempt over
-//     HTTP/1.1 (deliver in send.go).
+//     - for a held-back body, on the connection's goroutines: Got100Continue,
+//     Got1xxResponse, GotFirstResponseByte and the body's first Read (which may come
+//     after Do returned), which tell whether the body went out before the answer;
+//     - GetBody (rewind), when net/http would send the request again by itself (or
+//     follow a redirect): once an attempt at most; the attempt sends an idempotent
+//     request again itself, over HTTP/1.1 (deliver in send.go).
 //  4. The attempt reads the answer (response.go) and says what it proves:
 //     mayHaveArrived, whether the request may have reached the server. Send decides.
 //
-// Mapping answers to the SDK's public errors and result types happens in package
-// insurance, which owns those types.
+// Package insurance maps the answers to its public errors and result types.
 package pipeline
 
 import (

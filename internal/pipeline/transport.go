@@ -63,7 +63,7 @@ type lane int
 
 const (
 	idempotentLane lane = iota // Class Idempotent
-	recordsLane                // Class CreatesRecord, and what rewind sends again
+	recordsLane                // Class CreatesRecord, and what deliver sends again
 	ownConnLane                // a new connection: the retry after one that failed (wantsFreshConn)
 	lanes                      // how many there are
 )
