@@ -155,8 +155,8 @@ func WithMaxRetryAfter(d time.Duration) Option {
 // is not, and its error matches ErrOutcomeUnknown, unless nothing of it reached the
 // server: no connection was made, or its body was still held back (see
 // WithRecordIdleTimeout), and then it is tried again.
-// The bound is per request: a quote that an HTTP/2 server refused and the SDK sends
-// again over HTTP/1.1 within the same attempt has d for each. Default: no bound but
+// The bound is per request sent: a quote that an HTTP/2 server refused, which the SDK
+// sends again at once over HTTP/1.1, has d for each of the two. Default: no bound but
 // the context's.
 func WithAttemptTimeout(d time.Duration) Option {
 	return func(s *settings) error {

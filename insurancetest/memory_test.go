@@ -215,3 +215,52 @@ func TestInMemoryServesEachBubbleInItsOwnTime(t *testing.T) {
 	}
 	call(t)
 }
+
+// The one decision InMemory's doc says differs. A GET that a Drop breaks on a reused
+// connection is sent again at once, within its attempt, over loopback; in memory no
+// connection is reused, so the same Drop ends the attempt and the SDK retries after
+// its wait. Both send it twice and succeed.
+func TestAGETBrokenOnAReusedConnectionIsRetriedOnlyInMemory(t *testing.T) {
+	for _, tc := range []struct {
+		name          string
+		opts          []insurancetest.Option
+		startAttempts []int
+	}{
+		{"loopback", nil, []int{1}},
+		{"in memory", []insurancetest.Option{insurancetest.InMemory()}, []int{1, 2}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			srv := newSandbox(t, tc.opts...)
+			obs := &attemptRecorder{}
+			client := srv.Client(insurance.WithObserver(obs))
+			_, err := client.ListProducts(ctx) // leaves its connection idle over loopback
+			require.NoError(t, err)
+
+			srv.Inject("GET /v1/products", insurancetest.Fault{Times: 1, Drop: true})
+			obs.attempts = nil
+			_, err = client.ListProducts(ctx)
+			require.NoError(t, err)
+			assert.Equal(t, tc.startAttempts, obs.attempts, "StartAttempt's attempt numbers")
+			assert.Equal(t, 2, obs.result.Attempts, "requests sent")
+		})
+	}
+}
+
+// attemptRecorder is an insurance.Observer that keeps the attempt numbers it is
+// given and the last call's result. Calls are made one at a time.
+type attemptRecorder struct {
+	attempts []int
+	result   insurance.CallResult
+}
+
+func (r *attemptRecorder) StartCall(ctx context.Context, _ insurance.CallInfo) context.Context {
+	return ctx
+}
+
+func (r *attemptRecorder) StartAttempt(_ context.Context, attempt int, _ func(key, value string)) {
+	r.attempts = append(r.attempts, attempt)
+}
+
+func (r *attemptRecorder) EndCall(_ context.Context, _ insurance.CallInfo, result insurance.CallResult) {
+	r.result = result
+}

@@ -82,7 +82,12 @@ func WithSeed(seed int64) Option {
 //     Host the requests carry, reachable only through Client and HTTPClient; Client
 //     adds insurance.WithInsecureHTTP for it. Plain HTTP, as over loopback.
 //   - No connection is kept alive: each request dials one of its own, closed once its
-//     answer is read. Over loopback, connections are reused.
+//     answer is read. Over loopback, connections are reused. So one decision differs:
+//     a GET (ListProducts, or Do's) that a Drop breaks on a reused connection, which
+//     net/http would send again by itself, the SDK sends again at once over HTTP/1.1,
+//     within the same attempt; in memory, where every connection is new, the same
+//     Drop ends the attempt, and the SDK retries after its wait (StartAttempt is
+//     called again, and the retry budget drawn on). Attempts counts 2 either way.
 //   - A connection buffers nothing: a write returns once the other end has read it.
 //
 // Nothing in memory waits on the operating system, so it works inside a
