@@ -16,8 +16,12 @@ import (
 //
 // For each call, on the calling goroutine, the Client calls StartCall once before
 // anything else, StartAttempt before each attempt goes out, and EndCall once when the
-// call returns, however it ends (a call refused locally has 0 attempts). What an
-// Observer is shown never holds a secret, a body, a header value or a query.
+// call returns, however it ends (a call refused locally has 0 attempts). An attempt
+// is one request the SDK sends: the first, each retry, and the request it sends again
+// at once over HTTP/1.1 where net/http would have resent it. The resends net/http
+// makes itself, below the SDK, are counted in CallResult.Attempts and numbered, but
+// not announced. What an Observer is shown never holds a secret, a body, a header
+// value or a query.
 type Observer interface {
 	// StartCall begins observing a call. The context it returns is the call's from
 	// then on (its attempts and EndCall see it): put a span in it, or return ctx.

@@ -22,9 +22,8 @@
 //     follow a redirect): once an attempt at most; the attempt sends an idempotent
 //     request again itself, over HTTP/1.1 (deliver in send.go).
 //  4. The attempt reads the answer (response.go) and says what it proves:
-//     mayHaveArrived, whether the request may have reached the server. Send decides.
-//
-// Package insurance maps the answers to its public errors and result types.
+//     mayHaveArrived, whether the request may have reached the server. Send decides;
+//     package insurance maps what it returns to its public errors and result types.
 package pipeline
 
 import (
@@ -68,8 +67,8 @@ type Config struct {
 	AttemptTimeout time.Duration
 	Logger         *slog.Logger // nil: attempts are not logged
 	UserAgent      string
-	// BeforeAttempt, when set, runs before each attempt is sent with that attempt's
-	// own header (trace context goes there).
+	// BeforeAttempt, when set, runs before each request the SDK sends (an attempt's,
+	// and deliver's) with that request's own header (trace context goes there).
 	BeforeAttempt func(ctx context.Context, attempt int, header http.Header)
 	// Middleware, when set, wraps each pool's RoundTripper: the caller's logging or
 	// tracing sees every attempt, and the pools stay the SDK's.
@@ -159,11 +158,9 @@ func New(cfg Config, pools *Pools, budget *Budget) *Pipeline {
 // the pipelines sharing them see closed too.
 func (p *Pipeline) CloseIdleConnections() { p.pools.CloseIdleConnections() }
 
-func refuseRedirect(*http.Request, []*http.Request) error {
-	// The interface has no redirects. Following one could carry credentials or a card
-	// number to another host, so the 3xx is returned as it is.
-	return http.ErrUseLastResponse
-}
+// refuseRedirect returns a 3xx as it is: the interface has no redirects, and following
+// one could carry credentials or a card number to another host.
+func refuseRedirect(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
 
 // Pools returns the pools the pipeline sends on, to share with another pipeline.
 func (p *Pipeline) Pools() *Pools { return p.pools }

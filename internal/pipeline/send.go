@@ -80,8 +80,8 @@ func (p *Pipeline) try(ctx context.Context, r *Request, body []byte, c *tally) (
 	return a, nil
 }
 
-// deliver hands req to the attempt's lane, and once more to the HTTP/1.1 records
-// lane when net/http would have sent it again itself (see attempt.rewind).
+// deliver hands req to the attempt's lane, and once more (BeforeAttempt writing to it
+// again) to the HTTP/1.1 records lane when net/http would have resent it (see rewind).
 func (p *Pipeline) deliver(a *attempt, req *http.Request) (*http.Response, error) {
 	var header http.Header
 	if p.pools.jar != nil {
@@ -95,6 +95,9 @@ func (p *Pipeline) deliver(a *attempt, req *http.Request) (*http.Response, error
 	again.Body = a.newBody()
 	if header != nil {
 		again.Header = header
+	}
+	if p.cfg.BeforeAttempt != nil {
+		p.cfg.BeforeAttempt(a.Context, a.number+a.Sends(), again.Header)
 	}
 	a.handOffs.Add(-1) // the guard lets this one in (see guardedPool)
 	return p.clients[recordsLane].Do(again)
