@@ -9,7 +9,7 @@ import (
 // connGate lets a pool's attempts out one at a time until the pool has its first
 // connection: over HTTP/2 net/http would dial one for each of 64 goroutines starting
 // on a new Client, then close all but one after their TLS handshakes. Once a
-// connection is up (an attempt's gotConn opens the gate) it stays open.
+// connection is up (a try's gotConn opens the gate) it stays open.
 type connGate struct {
 	up      chan struct{} // closed once the pool has had a connection
 	once    sync.Once

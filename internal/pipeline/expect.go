@@ -13,24 +13,24 @@ import (
 // until the server asks for it: a connection that closes before that (a proxy
 // reloading) carried the headers at most, so the request was provably not processed.
 
-// holdBack makes the attempt's request hold its body back, and watches what the
+// holdBack makes the try's request hold its body back, and watches what the
 // server says meanwhile: "100 Continue", a 103, the first byte of an answer (net/http
 // also writes the body after a final answer, on a connection it keeps: too late for
 // the server to have used it). It runs before the trace goes into the request's
 // context, so that a caller's own hooks compose.
-func (a *attempt) holdBack() {
-	a.holdsBody = true
-	a.trace.Got100Continue = func() { a.continued.Store(true) }
-	a.trace.GotFirstResponseByte = func() {
-		if a.bodyRead.Load() {
-			a.answerBegan.Store(answerAfterBody)
+func (t *try) holdBack() {
+	t.holdsBody = true
+	t.trace.Got100Continue = func() { t.continued.Store(true) }
+	t.trace.GotFirstResponseByte = func() {
+		if t.bodyRead.Load() {
+			t.answerBegan.Store(answerAfterBody)
 		} else {
-			a.answerBegan.Store(answerBeforeBody)
+			t.answerBegan.Store(answerBeforeBody)
 		}
 	}
-	a.trace.Got1xxResponse = func(code int, _ textproto.MIMEHeader) error {
+	t.trace.Got1xxResponse = func(code int, _ textproto.MIMEHeader) error {
 		if code != http.StatusContinue {
-			a.informational.Store(true)
+			t.informational.Store(true)
 		}
 		return nil
 	}
@@ -46,8 +46,8 @@ const (
 // body went out and without asking for it: the server decided on the headers alone.
 // An answer whose first byte net/http never reported (one that attempt middleware
 // made up) proves nothing.
-func (a *attempt) answeredBeforeBody() bool {
-	return a.holdsBody && a.answer != nil && !a.continued.Load() && !a.informational.Load() && a.answerBegan.Load() == answerBeforeBody
+func (t *try) answeredBeforeBody() bool {
+	return t.holdsBody && t.answer != nil && !t.continued.Load() && !t.informational.Load() && t.answerBegan.Load() == answerBeforeBody
 }
 
 // refusedUnprocessed reports a non-2xx answer that proves the request was not
@@ -56,28 +56,28 @@ func (a *attempt) answeredBeforeBody() bool {
 // on without its body (Request.NeedsBody), any answer before the body went out, such
 // as a proxy's 503 while its upstream is down. Other early answers prove nothing: a
 // server may act on a request's path alone, as one behind Do may.
-func (a *attempt) refusedUnprocessed() bool {
-	switch status := a.answer.StatusCode; {
+func (t *try) refusedUnprocessed() bool {
+	switch status := t.answer.StatusCode; {
 	case isSuccess(status):
 		return false
 	case status == http.StatusTooManyRequests:
 		return true
-	case status == http.StatusExpectationFailed || a.needsBody:
-		return a.answeredBeforeBody()
+	case status == http.StatusExpectationFailed || t.needsBody:
+		return t.answeredBeforeBody()
 	}
 	return false
 }
 
 // expectUnwelcome reports a server that does not answer Expect: 100-continue: it
 // refused it (417); it answered a request whose body went out unasked, after net/http
-// waited its ExpectContinueTimeout for nothing; or it said nothing while the attempt
+// waited its ExpectContinueTimeout for nothing; or it said nothing while the request
 // timed out (timedOut) waiting for its "100 Continue". A gateway's 502, 503 or 504
 // after the body went out unasked is not counted: a proxy whose upstream is down
 // waits for the body, then answers that, and says nothing about Expect.
-func (a *attempt) expectUnwelcome(timedOut bool) bool {
-	ignored := a.holdsBody && a.answer != nil && a.answerBegan.Load() == answerAfterBody && !a.continued.Load() && !isGatewayFailure(a.answer.StatusCode)
-	silent := timedOut && a.holdsBody && a.sends.Load() > 0 && !a.bodyRead.Load() && !a.continued.Load() // waiting for 100 Continue
-	refused := a.answeredBeforeBody() && a.answer.StatusCode == http.StatusExpectationFailed
+func (t *try) expectUnwelcome(timedOut bool) bool {
+	ignored := t.holdsBody && t.answer != nil && t.answerBegan.Load() == answerAfterBody && !t.continued.Load() && !isGatewayFailure(t.answer.StatusCode)
+	silent := timedOut && t.holdsBody && t.conns.Load() > 0 && !t.bodyRead.Load() && !t.continued.Load() // waiting for 100 Continue
+	refused := t.answeredBeforeBody() && t.answer.StatusCode == http.StatusExpectationFailed
 	return refused || ignored || silent
 }
 
@@ -125,17 +125,17 @@ func (s *expectSwitch) asks() bool {
 	return !time.Now().Before(s.offUntil)
 }
 
-// observe counts what attempt a showed of the server's Expect, timedOut if its
+// observe counts what try t showed of the server's Expect, timedOut if the
 // attempt timeout ended it, and reports whether the server failed to answer it.
-func (s *expectSwitch) observe(a *attempt, timedOut bool) (unwelcome bool) {
-	if !a.holdsBody {
+func (s *expectSwitch) observe(t *try, timedOut bool) (unwelcome bool) {
+	if !t.holdsBody {
 		return false
 	}
-	unwelcome = a.expectUnwelcome(timedOut)
+	unwelcome = t.expectUnwelcome(timedOut)
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	switch {
-	case a.continued.Load():
+	case t.continued.Load():
 		s.strikes = 0
 	case unwelcome && !time.Now().Before(s.offUntil): // not while off: a pause ends with none
 		if s.strikes++; s.strikes >= expectStrikes {

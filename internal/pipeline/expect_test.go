@@ -85,9 +85,9 @@ func TestAGatewayOutageKeepsExpect(t *testing.T) {
 func TestExpectIsAskedAgainAfterAPause(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		var s expectSwitch
-		ignored := &attempt{holdsBody: true, answer: &Answer{StatusCode: http.StatusCreated}}
+		ignored := &try{holdsBody: true, answer: &Answer{StatusCode: http.StatusCreated}}
 		ignored.answerBegan.Store(answerAfterBody)
-		honoured := &attempt{holdsBody: true, answer: &Answer{StatusCode: http.StatusCreated}}
+		honoured := &try{holdsBody: true, answer: &Answer{StatusCode: http.StatusCreated}}
 		honoured.continued.Store(true)
 
 		s.observe(ignored, false)

@@ -1,10 +1,10 @@
 // Package pipeline is the one path every SDK call takes to the wire, step by step:
 //
-//  1. Send (send.go) encodes the body once and loops: attempt, account, classify,
+//  1. Send (send.go) encodes the body once and loops: try, account, classify,
 //     decide, wait (retry.go: the retry table and waits; budget.go: the retry budget).
-//  2. Each attempt (attempt.go) builds one *http.Request (request.go) whose context
-//     is the attempt itself, with its httptrace.ClientTrace, and whose GetBody is the
-//     attempt's rewind, for the http.Client of a lane (transport.go; no redirects):
+//  2. Each try (try.go) builds one *http.Request (request.go) whose context is the
+//     try itself, with its httptrace.ClientTrace, and whose GetBody is the try's
+//     rewind, for the http.Client of a lane (transport.go; no redirects):
 //     idempotent calls to the caller's transport (HTTP/2 over TLS, its first burst
 //     through a gate: conngate.go); record-creating ones to an HTTP/1.1-only copy,
 //     asking "Expect: 100-continue" and holding the body back (expect.go; off for 5
@@ -12,16 +12,16 @@
 //     new one.
 //  3. net/http then calls back, only here, in Do on the caller's goroutine unless said:
 //     - guardedPool.RoundTrip, as the request enters the pool: it lets in one request
-//     per hand-off, and marks the attempt answered once the pool returned a response;
+//     per hand-off, and marks the try answered once the pool returned a response;
 //     - GotConn, each time the request gets a connection, before anything is written:
-//     it counts the sends (an attempt with none sent nothing) and opens the gate;
+//     it counts the attempts (a try with none sent nothing) and opens the gate;
 //     - for a held-back body, on the connection's goroutines: Got100Continue,
 //     Got1xxResponse, GotFirstResponseByte and the body's first Read (which may come
 //     after Do returned), which tell whether the body went out before the answer;
 //     - GetBody (rewind), when net/http would send the request again by itself (or
-//     follow a redirect): once an attempt at most; the attempt sends an idempotent
-//     request again itself, over HTTP/1.1 (deliver in send.go).
-//  4. The attempt reads the answer (response.go) and says what it proves:
+//     follow a redirect): once a try at most; the try sends an idempotent request
+//     again itself, over HTTP/1.1 (deliver in send.go).
+//  4. The try reads the answer (response.go) and says what it proves:
 //     mayHaveArrived, whether the request may have reached the server. Send decides;
 //     package insurance maps what it returns to its public errors and result types.
 package pipeline
@@ -105,7 +105,7 @@ type Answer struct {
 type Error struct {
 	Attempts int
 	// MayHaveArrived is false only when no request may have reached the server (see
-	// attempt.mayHaveArrived), or none was made.
+	// try.mayHaveArrived), or none was made.
 	MayHaveArrived bool
 	StatusCode     int // status of a 2xx whose body failed; 0 when no answer came
 	Header         http.Header

@@ -8,22 +8,22 @@ import (
 	"net/http/httptrace"
 )
 
-// newRequest builds the HTTP request of attempt a: its headers, its body, and the
-// GetBody through which net/http must ask the attempt before sending it again.
-func (p *Pipeline) newRequest(r *Request, body []byte, a *attempt) (*http.Request, error) {
-	ctx := httptrace.WithClientTrace(a, &a.trace) // the attempt is the context (see attempt.Value)
+// newRequest builds the HTTP request of try t: its headers, its body, and the
+// GetBody through which net/http must ask the try before sending it again.
+func (p *Pipeline) newRequest(r *Request, body []byte, t *try) (*http.Request, error) {
+	ctx := httptrace.WithClientTrace(t, &t.trace) // the try is the context (see try.Value)
 	req, err := http.NewRequestWithContext(ctx, r.Method, p.cfg.BaseURL+r.Path, nil)
 	if err != nil {
 		return nil, fmt.Errorf("building request: %w", err)
 	}
 	switch {
 	case body != nil:
-		a.newBody = func() io.ReadCloser { return io.NopCloser(bytes.NewReader(body)) }
-		if a.holdsBody { // the body goes out once the server asks for it (expect.go)
+		t.newBody = func() io.ReadCloser { return io.NopCloser(bytes.NewReader(body)) }
+		if t.holdsBody { // the body goes out once the server asks for it (expect.go)
 			req.Header.Set("Expect", "100-continue")
-			a.newBody = func() io.ReadCloser { return heldBody{r: bytes.NewReader(body), read: &a.bodyRead} }
+			t.newBody = func() io.ReadCloser { return heldBody{r: bytes.NewReader(body), read: &t.bodyRead} }
 		}
-		req.Body, req.GetBody, req.ContentLength = a.newBody(), a.rewind, int64(len(body))
+		req.Body, req.GetBody, req.ContentLength = t.newBody(), t.rewind, int64(len(body))
 		req.Header.Set("Content-Type", "application/json")
 	case r.Class == Idempotent || !p.pools.traced:
 		// A request without a body gets an empty one all the same, so that net/http
@@ -32,8 +32,8 @@ func (p *Pipeline) newRequest(r *Request, body []byte, a *attempt) (*http.Reques
 		// 25 µs, a quarter of a small GET over TLS (docs/performance.md). Over HTTP/1.1,
 		// declared unchunked, it goes out as a nil body would. (A bodiless record-
 		// creating request keeps none: on the HTTP/1.1 lanes nothing written is resent.)
-		a.newBody = func() io.ReadCloser { return emptyBody{} }
-		req.Body, req.GetBody, req.TransferEncoding = a.newBody(), a.rewind, identity
+		t.newBody = func() io.ReadCloser { return emptyBody{} }
+		req.Body, req.GetBody, req.TransferEncoding = t.newBody(), t.rewind, identity
 	}
 	req.Header.Set("Accept", "application/json")
 	req.Header.Set("User-Agent", p.cfg.UserAgent)

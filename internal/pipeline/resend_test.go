@@ -17,7 +17,7 @@ import (
 
 // An answer that began (a 103 Early Hints) and then broke off does not lift the bound
 // on what a call sends: over HTTP/2 net/http still wants to send the request again
-// after it, and each time it asks the attempt.
+// after it, and each time it asks the try.
 func TestAnAnswerThatBeganDoesNotLiftTheBound(t *testing.T) {
 	for _, ep := range wiretest.Endpoints() {
 		if ep.CreatesRecord {
@@ -42,7 +42,7 @@ type opaque struct{ rt http.RoundTripper }
 
 func (o opaque) RoundTrip(r *http.Request) (*http.Response, error) { return o.rt.RoundTrip(r) }
 
-// On a transport the SDK cannot copy, purchases ride HTTP/2, and the attempt refuses
+// On a transport the SDK cannot copy, purchases ride HTTP/2, and the try refuses
 // every resend net/http asks for: a purchase reset with PROTOCOL_ERROR after a 103
 // and after it was processed is processed once, and is outcome unknown.
 func TestAPurchaseOnAnOpaqueTransportIsProcessedOnce(t *testing.T) {

@@ -12,23 +12,23 @@ import (
 	"github.com/hashicorp/go-retryablehttp"
 )
 
-// retryable is the retry table of the SDK for one attempt's outcome: what an
+// retryable is the retry table of the SDK for one try's outcome: what an
 // idempotent call may try again, and what a record-creating call may (only what
 // never reached the server, and a 429).
-func retryable(a *attempt, arrived bool) bool {
-	if a.err != nil { // no answer, or a 2xx whose body could not be read
-		if errors.Is(a.err, ErrResponseTooLarge) || isPermanent(a.err) {
+func retryable(t *try, arrived bool) bool {
+	if t.err != nil { // no answer, or a 2xx whose body could not be read
+		if errors.Is(t.err, ErrResponseTooLarge) || isPermanent(t.err) {
 			return false
 		}
-		return a.class == Idempotent || !arrived
+		return t.class == Idempotent || !arrived
 	}
-	switch a.answer.StatusCode {
+	switch t.answer.StatusCode {
 	case http.StatusTooManyRequests:
 		return true
 	case http.StatusExpectationFailed: // sent again without Expect when its body never went out
 		return !arrived
 	}
-	return isGatewayFailure(a.answer.StatusCode) && (a.class == Idempotent || !arrived) // !arrived: refused before its body went out
+	return isGatewayFailure(t.answer.StatusCode) && (t.class == Idempotent || !arrived) // !arrived: refused before its body went out
 }
 
 // wait is how long to wait before retry number retries+1: as long as the answer's

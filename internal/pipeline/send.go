@@ -9,9 +9,9 @@ import (
 	"time"
 )
 
-// Send performs the request: one attempt after another, as the request's Class, the
+// Send performs the request: one try after another, as the request's Class, the
 // retry table, the context and the retry budget allow. Each turn of its loop reads
-// top to bottom: attempt, account, classify, decide, wait.
+// top to bottom: try, account, classify, decide, wait.
 func (p *Pipeline) Send(ctx context.Context, r *Request) (Answer, error) {
 	if err := ctx.Err(); err != nil {
 		return Answer{}, &Error{Err: err}
@@ -25,81 +25,81 @@ func (p *Pipeline) Send(ctx context.Context, r *Request) (Answer, error) {
 	}
 	var c tally
 	for retries := 0; ; retries++ {
-		a, err := p.try(ctx, r, body, &c)
+		t, err := p.tryOnce(ctx, r, body, &c)
 		if err != nil {
-			return Answer{}, &Error{Attempts: c.sent, MayHaveArrived: c.mayHaveArrived, Err: err}
+			return Answer{}, &Error{Attempts: c.attempts, MayHaveArrived: c.mayHaveArrived, Err: err}
 		}
 
-		arrived := a.mayHaveArrived()
-		c.account(a, arrived)
+		arrived := t.mayHaveArrived()
+		c.account(t, arrived)
 
-		if a.err == nil && isSuccess(a.answer.StatusCode) {
+		if t.err == nil && isSuccess(t.answer.StatusCode) {
 			p.budget.Succeeded(retries > 0)
-			return c.end(ctx, a, nil)
+			return c.end(ctx, t, nil)
 		}
 
-		wait := p.wait(retries, a.answer)
-		if ctx.Err() != nil || !retryable(a, arrived) || retries == p.cfg.MaxRetries || outlasts(ctx, wait) {
-			return c.end(ctx, a, p.describe(ctx, a.err))
+		wait := p.wait(retries, t.answer)
+		if ctx.Err() != nil || !retryable(t, arrived) || retries == p.cfg.MaxRetries || outlasts(ctx, wait) {
+			return c.end(ctx, t, p.describe(ctx, t.err))
 		}
 		if !p.budget.TakeRetry() {
 			c.budgetRefused = true
-			return c.end(ctx, a, p.describe(ctx, a.err))
+			return c.end(ctx, t, p.describe(ctx, t.err))
 		}
 
 		if err := sleep(ctx, wait); err != nil {
 			p.budget.Refund() // the retry it paid for is not made
-			if a.err != nil {
-				err = fmt.Errorf("%w while waiting to retry after: %v", err, a.err)
+			if t.err != nil {
+				err = fmt.Errorf("%w while waiting to retry after: %v", err, t.err)
 			}
-			return c.end(ctx, &attempt{}, err)
+			return c.end(ctx, &try{}, err)
 		}
 	}
 }
 
-// try makes one attempt: it builds the request, lets BeforeAttempt write to its
+// tryOnce makes one try: it builds the request, lets BeforeAttempt write to its
 // header, sends it, reads the answer, and notes in c whether the server answered
 // its Expect.
-func (p *Pipeline) try(ctx context.Context, r *Request, body []byte, c *tally) (*attempt, error) {
-	a := p.newAttempt(ctx, r, c)
-	req, err := p.newRequest(r, body, a)
+func (p *Pipeline) tryOnce(ctx context.Context, r *Request, body []byte, c *tally) (*try, error) {
+	t := p.newTry(ctx, r, c)
+	req, err := p.newRequest(r, body, t)
 	if err != nil {
 		return nil, err
 	}
 	if p.cfg.BeforeAttempt != nil {
-		p.cfg.BeforeAttempt(ctx, a.number, req.Header)
+		p.cfg.BeforeAttempt(ctx, t.number, req.Header)
 	}
-	resp, err := p.deliver(a, req)
+	resp, err := p.deliver(t, req)
 	if err != nil {
-		a.err = unwrapURLError(err)
+		t.err = unwrapURLError(err)
 	} else {
-		a.answer, a.err = readAnswer(resp)
+		t.answer, t.err = readAnswer(resp)
 	}
-	c.skipExpect = p.pools.expect.observe(a, p.attemptTimedOut(ctx, a.err))
-	a.logEnd(ctx)
-	return a, nil
+	c.skipExpect = p.pools.expect.observe(t, p.attemptTimedOut(ctx, t.err))
+	t.logEnd(ctx)
+	return t, nil
 }
 
-// deliver hands req to the attempt's lane, and once more (BeforeAttempt writing to it
+// deliver hands req to the try's lane, and once more (BeforeAttempt writing to it
 // again) to the HTTP/1.1 records lane when net/http would have resent it (see rewind).
-func (p *Pipeline) deliver(a *attempt, req *http.Request) (*http.Response, error) {
+func (p *Pipeline) deliver(t *try, req *http.Request) (*http.Response, error) {
 	var header http.Header
 	if p.pools.jar != nil {
 		header = req.Header.Clone() // http.Client adds the jar's cookies to req's
 	}
-	resp, err := p.clients[a.lane].Do(req)
+	resp, err := p.clients[t.lane].Do(req)
 	if !errors.Is(err, errResendOverHTTP1) {
 		return resp, err
 	}
-	again := req.Clone(req.Context()) // the attempt's context: its trace counts the send
-	again.Body = a.newBody()
+	again := req.Clone(req.Context()) // the try's context: its trace counts the send
+	again.Body = t.newBody()
 	if header != nil {
 		again.Header = header
 	}
 	if p.cfg.BeforeAttempt != nil {
-		p.cfg.BeforeAttempt(a.Context, a.number+a.Sends(), again.Header)
+		p.cfg.BeforeAttempt(t.Context, t.number+t.Attempts(), again.Header)
 	}
-	a.handOffs.Add(-1) // the guard lets this one in (see guardedPool)
+	t.handOffs.Add(-1) // the guard lets this one in (see guardedPool)
 	return p.clients[recordsLane].Do(again)
 }
 
@@ -117,42 +117,42 @@ func (p *Pipeline) attemptTimedOut(ctx context.Context, err error) bool {
 	return err != nil && p.attemptTimeout > 0 && ctx.Err() == nil && errors.Is(err, context.DeadlineExceeded)
 }
 
-// tally is what a call's attempts add up to, and what the next attempt needs of them.
+// tally is what a call's tries add up to, and what the next try needs of them.
 type tally struct {
-	sent           int     // requests sent, net/http's own resends included
+	attempts       int     // requests sent, net/http's own resends included
 	mayHaveArrived bool    // some request may have reached the server
 	lastAnswer     *Answer // the last non-2xx answer
 	budgetRefused  bool    // the retry budget refused a retry or a resend
-	freshConn      bool    // the next attempt takes a connection of its own (wantsFreshConn)
-	skipExpect     bool    // the server did not answer the last attempt's Expect
+	freshConn      bool    // the next try takes a connection of its own (wantsFreshConn)
+	skipExpect     bool    // the server did not answer the last try's Expect
 }
 
-// account adds an attempt to the call.
-func (c *tally) account(a *attempt, arrived bool) {
-	c.sent += a.Sends()
+// account adds a try to the call.
+func (c *tally) account(t *try, arrived bool) {
+	c.attempts += t.Attempts()
 	c.mayHaveArrived = c.mayHaveArrived || arrived
-	c.budgetRefused = c.budgetRefused || a.budgetRefused.Load()
-	c.freshConn = a.wantsFreshConn()
-	if a.answer != nil && !isSuccess(a.answer.StatusCode) {
-		c.lastAnswer = a.answer
+	c.budgetRefused = c.budgetRefused || t.budgetRefused.Load()
+	c.freshConn = t.wantsFreshConn()
+	if t.answer != nil && !isSuccess(t.answer.StatusCode) {
+		c.lastAnswer = t.answer
 	}
 }
 
-// end is how the call ends after attempt a, with err when it got no usable answer: an
+// end is how the call ends after try t, with err when it got no usable answer: an
 // answer (2xx or not) is an Answer, anything else an *Error that keeps what there is.
-func (c *tally) end(ctx context.Context, a *attempt, err error) (Answer, error) {
+func (c *tally) end(ctx context.Context, t *try, err error) (Answer, error) {
 	if err == nil {
-		res := *a.answer
-		res.Attempts, res.BudgetRefused, res.MayHaveArrived = c.sent, c.budgetRefused, c.mayHaveArrived
+		res := *t.answer
+		res.Attempts, res.BudgetRefused, res.MayHaveArrived = c.attempts, c.budgetRefused, c.mayHaveArrived
 		return res, nil
 	}
-	e := &Error{Attempts: c.sent, MayHaveArrived: c.mayHaveArrived, BudgetRefused: c.budgetRefused, Err: err}
+	e := &Error{Attempts: c.attempts, MayHaveArrived: c.mayHaveArrived, BudgetRefused: c.budgetRefused, Err: err}
 	switch {
-	case a.answer != nil: // a 2xx whose body failed
-		e.StatusCode, e.Header, e.Body = a.answer.StatusCode, a.answer.Header, a.answer.Body
+	case t.answer != nil: // a 2xx whose body failed
+		e.StatusCode, e.Header, e.Body = t.answer.StatusCode, t.answer.Header, t.answer.Body
 	case ctx.Err() != nil && c.lastAnswer != nil:
 		last := *c.lastAnswer
-		last.Attempts, last.MayHaveArrived = c.sent, c.mayHaveArrived
+		last.Attempts, last.MayHaveArrived = c.attempts, c.mayHaveArrived
 		e.Last = &last
 	}
 	return Answer{}, e

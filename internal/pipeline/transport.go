@@ -58,7 +58,7 @@ type Pools struct {
 	timeout time.Duration // the *http.Client's, per attempt
 }
 
-// lane is the pool an attempt goes out on.
+// lane is the pool a try goes out on.
 type lane int
 
 const (
@@ -135,12 +135,12 @@ func (p *Pools) roundTrippers() [lanes]http.RoundTripper {
 }
 
 // guardedPool stands between a caller's attempt middleware and a pool, and keeps
-// what the middleware could break. It lets in each request the attempt sends and no
+// what the middleware could break. It lets in each request the try sends and no
 // more: middleware that sends a request again by itself is refused, as the first may
-// have been processed. It marks the attempt answered once the pool returned a
+// have been processed. It marks the try answered once the pool returned a
 // response: nothing is resent after that, and only http.Client asks for the body
 // again, to follow a redirect it then refuses. On traced pools, a request must still
-// carry its attempt's context, whose trace counts the connections (without it a
+// carry its try's context, whose trace counts the connections (without it a
 // purchase that was sent would look unsent, and be retried): one that lost it is
 // refused unsent. And on the HTTP/1.1 lanes a request goes out without an
 // Idempotency-Key or X-Idempotency-Key header: with one, net/http takes a POST for
@@ -151,7 +151,7 @@ type guardedPool struct {
 	gate              *connGate // nil: none
 }
 
-// errContextDropped refuses a request whose context no longer carries its attempt.
+// errContextDropped refuses a request whose context no longer carries its try.
 var errContextDropped = errors.New("attempt middleware replaced the request's context: the SDK can no longer tell a request that was sent from one that was not, so none is sent (pass req.Context() on)")
 
 // errSentAgainAbove refuses a request that attempt middleware sends a second time.
@@ -159,13 +159,13 @@ var errSentAgainAbove = errors.New("attempt middleware sent the request again by
 
 // RoundTrip sends req on the pool, guarded.
 func (g guardedPool) RoundTrip(req *http.Request) (*http.Response, error) {
-	a, ok := req.Context().Value(attemptKey{}).(*attempt)
+	t, ok := req.Context().Value(tryKey{}).(*try)
 	switch {
 	case !ok && g.traced:
 		return nil, errContextDropped
 	case !ok:
 		return g.pool.RoundTrip(req)
-	case a.handOffs.Add(1) > 1:
+	case t.handOffs.Add(1) > 1:
 		return nil, errSentAgainAbove
 	}
 	if g.stripKeys && (hasKey(req.Header, "Idempotency-Key") || hasKey(req.Header, "X-Idempotency-Key")) {
@@ -175,7 +175,7 @@ func (g guardedPool) RoundTrip(req *http.Request) (*http.Response, error) {
 	}
 	resp, err := g.gate.roundTrip(g.pool, req)
 	if err == nil {
-		a.answered.Store(true)
+		t.answered.Store(true)
 	}
 	return resp, err
 }

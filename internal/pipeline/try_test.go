@@ -20,8 +20,8 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// Each attempt's ClientTrace composes with a caller's own trace, whose hooks still
-// run: the connection it reports tells an attempt that may have reached the server
+// Each try's ClientTrace composes with a caller's own trace, whose hooks still
+// run: the connection it reports tells a try that may have reached the server
 // (here one the server hung up on) from one that never left.
 func TestTheCallTraceComposesWithTheCallers(t *testing.T) {
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
@@ -80,10 +80,10 @@ func (t *resetEveryStream) RoundTrip(req *http.Request) (*http.Response, error) 
 	}
 }
 
-// net/http sends a request at most twice an attempt, bodiless ones included, so a
+// net/http sends a request at most twice a try, bodiless ones included, so a
 // call sends at most 2 × (1 + MaxRetries) requests whatever the server answers; a
 // record-creating request on a transport the SDK does not own is never resent.
-func TestNetHTTPResendsAtMostOncePerAttempt(t *testing.T) {
+func TestNetHTTPResendsAtMostOncePerTry(t *testing.T) {
 	for _, tc := range []struct {
 		name      string
 		method    string
