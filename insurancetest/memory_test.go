@@ -217,9 +217,9 @@ func TestInMemoryServesEachBubbleInItsOwnTime(t *testing.T) {
 }
 
 // The one decision InMemory's doc says differs. A GET that a Drop breaks on a reused
-// connection is sent again at once over loopback, within its attempt, so it succeeds
-// with no retry allowed; in memory no connection is reused, and the same Drop ends
-// the attempt, which only a retry would follow.
+// connection is sent again at once over loopback, without a retry, so it succeeds
+// with none allowed; in memory no connection is reused, and only a retry would send
+// it again.
 func TestAGETBrokenOnAReusedConnectionIsSentAgainOnlyOverLoopback(t *testing.T) {
 	for _, tc := range []struct {
 		name          string

@@ -85,9 +85,9 @@ func WithSeed(seed int64) Option {
 //     answer is read. Over loopback, connections are reused. So one decision differs:
 //     a GET (ListProducts, or Do's) that a Drop breaks on a reused connection, which
 //     net/http would send again by itself, the SDK sends again at once over HTTP/1.1,
-//     within the same attempt, whatever WithMaxRetries allows; in memory, where every
-//     connection is new, the same Drop ends the attempt, and only a retry (after its
-//     wait, drawing on the retry budget) sends it again.
+//     without a wait and whatever WithMaxRetries allows; in memory, where every
+//     connection is new, only a retry (after its wait, drawing on the retry budget)
+//     sends it again.
 //   - A connection buffers nothing: a write returns once the other end has read it.
 //
 // Nothing in memory waits on the operating system, so it works inside a
