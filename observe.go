@@ -27,10 +27,11 @@ type Observer interface {
 	// then on (its attempts and EndCall see it): put a span in it, or return ctx.
 	StartCall(ctx context.Context, call CallInfo) context.Context
 	// StartAttempt runs before attempt number attempt (from 1) goes out. setHeader
-	// adds a header to that attempt only, such as a W3C traceparent; it ignores the
-	// headers the SDK owns (Authorization, x-api-client-id, Accept, Content-Type,
-	// Content-Length, User-Agent, Host) and the idempotency keys (Idempotency-Key,
-	// X-Idempotency-Key).
+	// adds a header to that attempt only, such as a W3C traceparent (but for the
+	// request the SDK sends again at once over HTTP/1.1, which starts with the
+	// headers of the attempt before it); it ignores the headers the SDK owns
+	// (Authorization, x-api-client-id, Accept, Content-Type, Content-Length,
+	// User-Agent, Host) and the idempotency keys (Idempotency-Key, X-Idempotency-Key).
 	StartAttempt(ctx context.Context, attempt int, setHeader func(key, value string))
 	// EndCall ends observing the call with what happened.
 	EndCall(ctx context.Context, call CallInfo, result CallResult)

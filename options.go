@@ -89,7 +89,8 @@ func WithClientID(clientID string) Option {
 // WithHTTPClient sets the *http.Client whose Transport, Jar and Timeout the Client uses:
 // for httpmock, proxies or a transport of the caller's own. Redirects are never
 // followed, whatever its CheckRedirect says: the interface has none, and following one
-// could carry credentials to another host. Its Timeout bounds each attempt.
+// could carry credentials to another host. Its Timeout bounds each attempt the SDK
+// makes (a resend net/http makes of it by itself shares that bound).
 //
 // An *http.Transport (NewTransport gives the SDK's) keeps every guarantee: it is
 // left unmodified, and record-creating calls ride a copy of it (see
@@ -124,7 +125,7 @@ func WithMaxRetries(n int) Option {
 	}
 }
 
-// WithRetryWait sets the shortest and longest wait between attempts (defaults 500ms
+// WithRetryWait sets the shortest and longest wait before a retry (defaults 500ms
 // and 8s). Waits double from min up to max, with jitter.
 func WithRetryWait(min, max time.Duration) Option {
 	return func(s *settings) error {
@@ -155,9 +156,10 @@ func WithMaxRetryAfter(d time.Duration) Option {
 // is not, and its error matches ErrOutcomeUnknown, unless nothing of it reached the
 // server: no connection was made, or its body was still held back (see
 // WithRecordIdleTimeout), and then it is tried again.
-// The bound is per request sent: a quote that an HTTP/2 server refused, which the SDK
-// sends again at once over HTTP/1.1, has d for each of the two. Default: no bound but
-// the context's.
+// The bound is per request the SDK sends: a quote that an HTTP/2 server refused,
+// which the SDK sends again at once over HTTP/1.1, has d for each of the two; a resend
+// net/http makes by itself shares the bound of the request it resends. Default: no
+// bound but the context's.
 func WithAttemptTimeout(d time.Duration) Option {
 	return func(s *settings) error {
 		if d <= 0 {
@@ -298,7 +300,7 @@ func WithObserver(o Observer) Option {
 	}
 }
 
-// WithLogger sets the logger. The Client logs one debug line per attempt with method,
+// WithLogger sets the logger. The Client logs one debug line per request with method,
 // path, status, attempt and latency; never a header value or a body. Default: discard.
 func WithLogger(l *slog.Logger) Option {
 	return func(s *settings) error {

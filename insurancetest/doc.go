@@ -59,7 +59,7 @@
 // in-memory connections to an http.Server, and a call takes the path it takes over
 // loopback, with the same requests, headers, faults and decisions (InMemory lists
 // what differs: the network, and no connection kept alive, which changes how a GET
-// broken on a reused one is retried). Inside a testing/synctest bubble, the SDK's
+// broken on a reused one is sent again). Inside a testing/synctest bubble, the SDK's
 // retry waits, Delay faults and secret lifetimes then pass in fake time, at once:
 //
 //	func TestCheckoutSurvivesAnOutage(t *testing.T) {

@@ -76,7 +76,8 @@ func WithSeed(seed int64) Option {
 // client and server, the same requests with the same headers (Expect: 100-continue
 // on purchases, onboarding and events), the same faults (a Drop breaks the
 // connection), and the same decisions (a purchase that cannot connect, to a closed
-// Server, provably sent nothing). Only the network differs:
+// Server, provably sent nothing) but one. Only the network differs, and with it that
+// decision:
 //
 //   - There is no listener and no socket. URL is http://insurancetest.invalid, the
 //     Host the requests carry, reachable only through Client and HTTPClient; Client

@@ -3,14 +3,14 @@
 //  1. Send (send.go) encodes the body once and loops: try, account, classify,
 //     decide, wait (retry.go: the retry table and waits; budget.go: the retry budget).
 //  2. Each try (try.go) builds one *http.Request (request.go) whose context is the
-//     try itself, with its httptrace.ClientTrace, and whose GetBody is the try's
-//     rewind, for the http.Client of a lane (transport.go; no redirects):
-//     idempotent calls to the caller's transport (HTTP/2 over TLS, its first burst
-//     through a gate: conngate.go); record-creating ones to an HTTP/1.1-only copy,
-//     asking "Expect: 100-continue" and holding the body back (expect.go; off for 5
-//     minutes after 3 unanswered in a row); a retry after a failed connection, to a
-//     new one.
-//  3. net/http then calls back, only here, in Do on the caller's goroutine unless said:
+//     try itself (its Value answers net/http's lookups, on any goroutine), with its
+//     httptrace.ClientTrace, and whose GetBody is the try's rewind, for the
+//     http.Client of a lane (transport.go; no redirects): idempotent calls to the
+//     caller's transport (HTTP/2 over TLS, its first burst through a gate:
+//     conngate.go); record-creating ones to an HTTP/1.1-only copy, asking
+//     "Expect: 100-continue" and holding the body back (expect.go; off for 5 minutes
+//     after 3 unanswered in a row); a retry after a failed connection, to a new one.
+//  3. net/http then calls back, in Do on the caller's goroutine unless said:
 //     - guardedPool.RoundTrip, as the request enters the pool: it lets in one request
 //     per hand-off, and marks the try answered once the pool returned a response;
 //     - GotConn, each time the request gets a connection, before anything is written:
@@ -19,8 +19,8 @@
 //     Got1xxResponse, GotFirstResponseByte and the body's first Read (which may come
 //     after Do returned), which tell whether the body went out before the answer;
 //     - GetBody (rewind), when net/http would send the request again by itself (or
-//     follow a redirect): once a try at most; the try sends an idempotent request
-//     again itself, over HTTP/1.1 (deliver in send.go).
+//     follow a redirect): it allows one resend a try; the try sends an idempotent
+//     request again itself, over HTTP/1.1 (deliver in send.go).
 //  4. The try reads the answer (response.go) and says what it proves:
 //     mayHaveArrived, whether the request may have reached the server. Send decides;
 //     package insurance maps what it returns to its public errors and result types.
@@ -62,16 +62,16 @@ type Config struct {
 	RetryWaitMin  time.Duration
 	RetryWaitMax  time.Duration
 	MaxRetryAfter time.Duration // cap on a server's Retry-After
-	// AttemptTimeout bounds each attempt, reading the body included; 0: no bound
-	// beyond the context (and the *http.Client's Timeout).
+	// AttemptTimeout bounds each Do, reading the body included (a resend net/http
+	// makes within it shares it); 0: no bound beyond the context and Client.Timeout.
 	AttemptTimeout time.Duration
 	Logger         *slog.Logger // nil: attempts are not logged
 	UserAgent      string
-	// BeforeAttempt, when set, runs before each request the SDK sends (an attempt's,
-	// and deliver's) with that request's own header (trace context goes there).
+	// BeforeAttempt, when set, runs before each request the SDK sends (a try's, and
+	// deliver's) with that request's own header (trace context goes there).
 	BeforeAttempt func(ctx context.Context, attempt int, header http.Header)
 	// Middleware, when set, wraps each pool's RoundTripper: the caller's logging or
-	// tracing sees every attempt, and the pools stay the SDK's.
+	// tracing sees each request the SDK sends, and the pools stay the SDK's.
 	Middleware func(http.RoundTripper) http.RoundTripper
 }
 
@@ -132,7 +132,7 @@ type Pipeline struct {
 	// middleware, with the caller's cookie jar and timeout.
 	clients [lanes]*http.Client
 	// attemptTimeout is Config.AttemptTimeout when it, not the *http.Client's
-	// Timeout, bounds an attempt: the error of an attempt it ends names it.
+	// Timeout, bounds each Do: the error of a request it ends names it.
 	attemptTimeout time.Duration
 }
 

@@ -55,7 +55,7 @@ type Pools struct {
 	expect  *expectSwitch // whether record-creating requests ask Expect
 	gate    *connGate     // of the idempotent pool; nil: none
 	jar     http.CookieJar
-	timeout time.Duration // the *http.Client's, per attempt
+	timeout time.Duration // the *http.Client's, per Do
 }
 
 // lane is the pool a try goes out on.

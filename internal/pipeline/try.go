@@ -12,9 +12,9 @@ import (
 	"time"
 )
 
-// try is one turn of Send's loop: a request handed to net/http, which may send it
-// twice (rewind, deliver), and what came back; each request sent is an attempt. The
-// fields net/http's callbacks set are atomic: some run on its connections' goroutines.
+// try is one turn of Send's loop: a request handed to net/http, sent again once by
+// net/http (rewind) or by the try (deliver), and what came back; each request sent is
+// an attempt. Fields net/http's callbacks set are atomic: some run on its goroutines.
 type try struct {
 	// The call's context. The try is its request's context too, carrying itself
 	// to the pool's guard (see Value): one context value a request, not two.
