@@ -69,11 +69,3 @@ func (b *Budget) put(n int64) {
 		}
 	}
 }
-
-// Tokens is what the bucket holds now.
-func (b *Budget) Tokens() int {
-	if b == nil {
-		return 0
-	}
-	return int(b.tokens.Load())
-}

@@ -88,3 +88,6 @@ func TestAWaitEndedGivesTheTokensBack(t *testing.T) {
 	assert.ErrorIs(t, err, context.Canceled)
 	assert.Equal(t, 10, budget.Tokens())
 }
+
+// Tokens is what the bucket holds now.
+func (b *Budget) Tokens() int { return int(b.tokens.Load()) }

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"net/http"
-	"sync"
 )
 
 // readAnswer reads an answer's body, capped, and closes it. Only a 2xx body that
@@ -39,14 +38,22 @@ func readCapped(r io.Reader, length, limit int64) (body []byte, err error) {
 		n, err = io.ReadFull(r, body)
 		body = body[:n]
 	} else {
-		buf := readBuffers.Get().(*bytes.Buffer)
-		buf.Reset()
+		var buf *bytes.Buffer
+		select {
+		case buf = <-readBuffers:
+			buf.Reset()
+		default:
+			buf = bytes.NewBuffer(make([]byte, 0, pooledRead+bytes.MinRead))
+		}
 		if _, err = buf.ReadFrom(io.LimitReader(r, pooledRead)); err == nil && buf.Len() == pooledRead {
 			body, err = io.ReadAll(io.MultiReader(buf, io.LimitReader(r, limit+1-pooledRead)))
 		} else {
 			body = bytes.Clone(buf.Bytes())
 		}
-		readBuffers.Put(buf)
+		select {
+		case readBuffers <- buf:
+		default: // enough are kept
+		}
 	}
 	switch {
 	case int64(len(body)) > limit:
@@ -58,8 +65,9 @@ func readCapped(r io.Reader, length, limit int64) (body []byte, err error) {
 }
 
 // readBuffers hold bodies of unknown length while they are read, up to pooledRead
-// bytes: made once at that size, they never grow.
-var readBuffers = sync.Pool{New: func() any { return bytes.NewBuffer(make([]byte, 0, pooledRead+bytes.MinRead)) }}
+// bytes, made once at that size. A full channel drops what is given back (Effective
+// Go's leaky buffer); unlike a sync.Pool, a collection does not empty it.
+var readBuffers = make(chan *bytes.Buffer, 8)
 
 const pooledRead = 16 << 10
 
