@@ -139,6 +139,9 @@ type Pipeline struct {
 // New builds a Pipeline that sends on pools and draws its retries from budget (nil:
 // retries are not budgeted). Pipelines may share both.
 func New(cfg Config, pools *Pools, budget *Budget) *Pipeline {
+	if cfg.BeforeAttempt == nil {
+		cfg.BeforeAttempt = func(context.Context, int, http.Header) {}
+	}
 	p := &Pipeline{cfg: cfg, pools: pools, budget: budget}
 	timeout := pools.timeout
 	if cfg.AttemptTimeout > 0 && (timeout == 0 || cfg.AttemptTimeout < timeout) {

@@ -66,9 +66,7 @@ func (p *Pipeline) tryOnce(ctx context.Context, r *Request, body []byte, c *tall
 	if err != nil {
 		return nil, err
 	}
-	if p.cfg.BeforeAttempt != nil {
-		p.cfg.BeforeAttempt(ctx, t.number, req.Header)
-	}
+	p.cfg.BeforeAttempt(ctx, t.number, req.Header)
 	resp, err := p.deliver(t, req)
 	if err != nil {
 		t.err = unwrapURLError(err)
@@ -96,9 +94,7 @@ func (p *Pipeline) deliver(t *try, req *http.Request) (*http.Response, error) {
 	if header != nil {
 		again.Header = header
 	}
-	if p.cfg.BeforeAttempt != nil {
-		p.cfg.BeforeAttempt(t.Context, t.number+t.Attempts(), again.Header)
-	}
+	p.cfg.BeforeAttempt(t.Context, t.number+t.Attempts(), again.Header)
 	t.handOffs.Add(-1) // the guard lets this one in (see guardedPool)
 	return p.clients[recordsLane].Do(again)
 }
