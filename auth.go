@@ -70,17 +70,19 @@ var (
 	endpointCreateEvent          = endpoint{http.MethodPost, "/v1/events", AuthBasic, pipeline.CreatesRecord, true}
 )
 
-// credentials are the partner's; the Basic header value is built once.
+// credentials are the partner's. The client secret and the Basic header value built
+// from it sit in a closure, out of reach of reflection: fmt's %+v of a Client value,
+// testify's diff of two Clients and a debugger's dump show neither.
 type credentials struct {
-	clientID     string
-	clientSecret string
-	basic        string
+	clientID string
+	keys     func() (clientSecret, basic string) // nil: no client secret
 }
 
 func newCredentials(id, secret string) credentials {
-	c := credentials{clientID: id, clientSecret: secret}
+	c := credentials{clientID: id}
 	if secret != "" {
-		c.basic = "Basic " + base64.StdEncoding.EncodeToString([]byte(id+":"+secret))
+		basic := "Basic " + base64.StdEncoding.EncodeToString([]byte(id+":"+secret))
+		c.keys = func() (string, string) { return secret, basic }
 	}
 	return c
 }
@@ -88,7 +90,7 @@ func newCredentials(id, secret string) credentials {
 // Format prints the client id and whether a secret is set, never the secret.
 func (c credentials) Format(f fmt.State, verb rune) {
 	secret := "none"
-	if c.clientSecret != "" {
+	if c.keys != nil {
 		secret = "[redacted]"
 	}
 	fmt.Fprintf(f, "{ClientID: %q, ClientSecret: %s}", c.clientID, secret)
@@ -98,23 +100,27 @@ func (c credentials) Format(f fmt.State, verb rune) {
 // the call's scheme needs, or the customer secret is not one, an error: nothing is
 // sent.
 func (c *credentials) authorize(ep endpoint) (header, value string, err error) {
+	var clientSecret, basic string
+	if c.keys != nil {
+		clientSecret, basic = c.keys()
+	}
 	missing := func(need string) error { return &credentialError{method: ep.method, path: ep.path, need: need} }
 	switch ep.auth.scheme {
 	case schemeNone:
 		return "", "", nil
 	case schemeBasic:
-		if c.basic == "" {
+		if basic == "" {
 			return "", "", missing("Basic auth needs WithCredentials(client id, client secret)")
 		}
-		return "Authorization", c.basic, nil
+		return "Authorization", basic, nil
 	case schemeClientID:
 		if c.clientID == "" {
 			return "", "", missing("this call needs a client id (WithClientID or WithCredentials)")
 		}
 		return HeaderClientID, c.clientID, nil
 	case schemeBasicOrClientID:
-		if c.basic != "" {
-			return "Authorization", c.basic, nil
+		if basic != "" {
+			return "Authorization", basic, nil
 		}
 		if c.clientID == "" {
 			return "", "", missing("this call needs WithCredentials, or a client id (WithClientID)")
@@ -125,7 +131,7 @@ func (c *credentials) authorize(ep endpoint) (header, value string, err error) {
 		switch {
 		case secret == "":
 			return "", "", missing("this call needs a customer client secret: mint one with CreateCustomerSecret")
-		case secret == c.clientSecret:
+		case secret == clientSecret:
 			return "", "", &ValidationError{Field: "customer secret", Problem: "is the partner's client secret, which must never travel as a Bearer token: mint a customer secret with CreateCustomerSecret"}
 		case secret == c.clientID:
 			return "", "", &ValidationError{Field: "customer secret", Problem: "is the partner's client id, not a customer secret: mint a customer secret with CreateCustomerSecret"}

@@ -15,7 +15,8 @@ import (
 // none) and a 2xx body is decoded into out (nil: not decoded; Response.Raw keeps it).
 // GET, HEAD, PUT and DELETE are retried like the idempotent calls; any other method is
 // treated as record-creating and never sent twice once it may have reached the server.
-func (c *Client) Do(ctx context.Context, method, path string, auth Auth, in, out any) (*Response, error) {
+// opts apply to this call alone (see Option).
+func (c *Client) Do(ctx context.Context, method, path string, auth Auth, in, out any, opts ...Option) (*Response, error) {
 	if method == "" || strings.ContainsAny(method, " \t\r\n") {
 		return nil, &ValidationError{Field: "method", Problem: "want an HTTP method such as GET or POST"}
 	}
@@ -27,7 +28,7 @@ func (c *Client) Do(ctx context.Context, method, path string, auth Auth, in, out
 	case http.MethodGet, http.MethodHead, http.MethodPut, http.MethodDelete:
 		class = pipeline.Idempotent
 	}
-	res, err := c.call(ctx, endpoint{method: method, path: path, auth: auth, class: class}, in, out)
+	res, err := c.call(ctx, endpoint{method: method, path: path, auth: auth, class: class}, in, out, opts)
 	if err != nil {
 		return nil, err
 	}
@@ -50,26 +51,34 @@ type validator interface{ validate() error }
 // responseHolder is implemented by every result type through its embedded Response.
 type responseHolder interface{ setResponse(Response) }
 
-// call is the single path of every endpoint: validate, authorize, send, map errors,
-// decode, with the Client's observers around it all.
-func (c *Client) call(ctx context.Context, ep endpoint, in, out any) (Response, error) {
+// call is the single path of every endpoint: apply the call's options, validate,
+// authorize, send, map errors, decode, with the Client's observers around it all.
+func (c *Client) call(ctx context.Context, ep endpoint, in, out any, opts []Option) (Response, error) {
+	if err := c.check(); err != nil {
+		return Response{}, err
+	}
 	if ctx == nil {
 		return Response{}, &ValidationError{Field: "ctx", Problem: "is nil"}
 	}
-	if len(c.observers) == 0 {
+	c, err := c.forCall(opts)
+	if err != nil {
+		return Response{}, err
+	}
+	observers := c.settings.observers
+	if len(observers) == 0 {
 		res, _, err := c.exchange(ctx, ep, in, out)
 		return res, err
 	}
 	info := c.callInfo(ep)
-	for _, o := range c.observers {
+	for _, o := range observers {
 		if observed := o.StartCall(ctx, info); observed != nil {
 			ctx = observed
 		}
 	}
 	res, attempts, err := c.exchange(ctx, ep, in, out)
 	result := resultOf(res, attempts, err)
-	for i := len(c.observers) - 1; i >= 0; i-- {
-		c.observers[i].EndCall(ctx, info, result)
+	for i := len(observers) - 1; i >= 0; i-- {
+		observers[i].EndCall(ctx, info, result)
 	}
 	return res, err
 }
@@ -81,7 +90,7 @@ func (c *Client) exchange(ctx context.Context, ep endpoint, in, out any) (Respon
 			return Response{}, 0, err
 		}
 	}
-	header, value, err := c.credentials.authorize(ep)
+	header, value, err := c.settings.credentials.authorize(ep)
 	if err != nil {
 		return Response{}, 0, err
 	}
@@ -132,9 +141,9 @@ func decodeBody(body []byte, out any) error {
 type answerChecker interface{ checkAnswer() error }
 
 // callTyped is call for the typed endpoints: it allocates the result.
-func callTyped[T any](ctx context.Context, c *Client, ep endpoint, in any) (*T, error) {
+func callTyped[T any](ctx context.Context, c *Client, ep endpoint, in any, opts []Option) (*T, error) {
 	out := new(T)
-	if _, err := c.call(ctx, ep, in, out); err != nil {
+	if _, err := c.call(ctx, ep, in, out, opts); err != nil {
 		return nil, err
 	}
 	return out, nil

@@ -2,10 +2,12 @@ package insurance_test
 
 import (
 	"context"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"testing"
 
+	"github.com/jarcoal/httpmock"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
@@ -161,6 +163,124 @@ func TestValidationSendsNothing(t *testing.T) {
 				assert.Contains(t, err.Error(), f)
 			}
 			assert.Equal(t, 0, rec.Count(), "nothing may be sent")
+		})
+	}
+}
+
+// Options given to a call apply to that call alone, as if it were made on
+// c.With(opts...), and leave the Client as it was.
+func TestOptionsGivenToACallApplyToItAlone(t *testing.T) {
+	c, mt := wiretest.NewMockClient(t) // two retries by default
+	var rec wiretest.Recorder
+	mt.RegisterResponder("POST", wiretest.BaseURL+"/v1/quote/travel", rec.Respond(503, ``))
+	ctx := context.Background()
+
+	_, err := c.QuoteTravel(ctx, wiretest.FullTravelQuote(), insurance.WithMaxRetries(0))
+	require.ErrorIs(t, err, insurance.ErrServer)
+	assert.Equal(t, 1, rec.Count(), "the call's WithMaxRetries(0)")
+
+	_, err = c.QuoteTravel(ctx, wiretest.FullTravelQuote())
+	require.ErrorIs(t, err, insurance.ErrServer)
+	assert.Equal(t, 4, rec.Count(), "the next call retries twice again")
+}
+
+// A call's credentials are that call's: a platform can call for one partner without
+// deriving a Client.
+func TestACallsCredentialsAreThatCalls(t *testing.T) {
+	c, mt := wiretest.NewMockClient(t)
+	var rec wiretest.Recorder
+	mt.RegisterResponder("POST", wiretest.BaseURL+"/v1/quote/travel", rec.Respond(201, wiretest.CreatedBody))
+
+	_, err := c.QuoteTravel(context.Background(), wiretest.FullTravelQuote(), insurance.WithClientID("ci_agency_2"))
+	require.NoError(t, err)
+	_, err = c.QuoteTravel(context.Background(), wiretest.FullTravelQuote())
+	require.NoError(t, err)
+
+	sent := rec.Requests()
+	assert.Equal(t, "ci_agency_2", sent[0].Header.Get(insurance.HeaderClientID))
+	assert.Empty(t, sent[0].Header.Get("Authorization"))
+	assert.Equal(t, wiretest.BasicHeader, sent[1].Header.Get("Authorization"))
+}
+
+// The options that shape connections or are shared by the calls of a Client fail a
+// call they are given to, naming themselves, before anything is sent.
+func TestACallRefusesTheClientsOwnOptions(t *testing.T) {
+	clientOnly := map[string]insurance.Option{
+		"WithHTTPClient":        insurance.WithHTTPClient(http.DefaultClient),
+		"WithInsecureHTTP":      insurance.WithInsecureHTTP(),
+		"WithRecordIdleTimeout": insurance.WithRecordIdleTimeout(0),
+		"WithAttemptMiddleware": insurance.WithAttemptMiddleware(func(rt http.RoundTripper) http.RoundTripper { return rt }),
+		"WithRetryBudget":       insurance.WithRetryBudget(10, 1),
+	}
+	for name, opt := range clientOnly {
+		t.Run(name, func(t *testing.T) {
+			c, mt := wiretest.NewMockClient(t)
+			var rec wiretest.Recorder
+			mt.RegisterNoResponder(rec.Respond(201, wiretest.CreatedBody))
+
+			_, err := c.PurchaseTuition(context.Background(), wiretest.FullTuitionPurchase(), opt)
+			require.Error(t, err)
+			assert.Equal(t, "insurance: "+name+" applies to a Client, not to one call: give it to NewClient or With", err.Error())
+			assert.Zero(t, rec.Count(), "nothing is sent")
+
+			_, err = c.With(opt)
+			assert.NoError(t, err, "With takes it")
+		})
+	}
+}
+
+// An observer given to a call sees that call, beside the Client's own.
+func TestAnObserverGivenToACallSeesThatCall(t *testing.T) {
+	own, perCall := &countingObserver{}, &countingObserver{}
+	c, mt := wiretest.NewMockClient(t, insurance.WithObserver(own))
+	mt.RegisterNoResponder(func(*http.Request) (*http.Response, error) {
+		return httpmock.NewStringResponse(201, wiretest.CreatedBody), nil
+	})
+
+	_, err := c.QuoteTravel(context.Background(), wiretest.FullTravelQuote(), insurance.WithObserver(perCall))
+	require.NoError(t, err)
+	_, err = c.QuoteTravel(context.Background(), wiretest.FullTravelQuote())
+	require.NoError(t, err)
+	assert.EqualValues(t, 2, own.calls.Load())
+	assert.EqualValues(t, 1, perCall.calls.Load())
+}
+
+// A Client that no constructor built sends nothing and never panics: every method
+// returns an error.
+func TestAZeroClientReturnsAnErrorFromEveryMethod(t *testing.T) {
+	for name, c := range map[string]*insurance.Client{"zero": {}, "nil": nil} {
+		t.Run(name, func(t *testing.T) {
+			ctx := context.Background()
+			calls := map[string]func() error{
+				"ListProducts": func() error { _, err := c.ListProducts(ctx); return err },
+				"QuoteTravel":  func() error { _, err := c.QuoteTravel(ctx, wiretest.FullTravelQuote()); return err },
+				"QuoteGapMedical": func() error {
+					_, err := c.QuoteGapMedical(ctx, wiretest.FullGapMedicalQuote())
+					return err
+				},
+				"PurchaseTuition": func() error {
+					_, err := c.PurchaseTuition(ctx, wiretest.FullTuitionPurchase())
+					return err
+				},
+				"PurchaseGapMedical": func() error {
+					_, err := c.PurchaseGapMedical(ctx, wiretest.CustomerSecret, wiretest.FullGapMedicalPurchase())
+					return err
+				},
+				"CreateCustomerSecret": func() error { _, err := c.CreateCustomerSecret(ctx, "ada@example.com"); return err },
+				"OnboardPartner":       func() error { _, err := c.OnboardPartner(ctx, wiretest.FullOnboardPartner()); return err },
+				"CreateEvent":          func() error { _, err := c.CreateEvent(ctx, wiretest.FullCreateEvent()); return err },
+				"Do": func() error {
+					_, err := c.Do(ctx, "GET", "/v1/pets", insurance.AuthBasic, nil, nil)
+					return err
+				},
+				"With": func() error { _, err := c.With(); return err },
+			}
+			for method, call := range calls {
+				assert.ErrorContains(t, call(), "insurance: the Client was not built with NewClient", method)
+			}
+			assert.NotPanics(t, c.CloseIdleConnections)
+			assert.Empty(t, c.BaseURL())
+			assert.NotPanics(t, func() { _ = fmt.Sprint(c) })
 		})
 	}
 }

@@ -1,10 +1,13 @@
-// Package insurance is the Go client for the insurance partner HTTP JSON interface:
-// list products, quote and buy travel, tuition and gap-medical cover, mint customer
-// secrets for client-side checkout, onboard partners and record insured events.
+// Package insurance is the Go client for the insurance partner HTTP JSON interface.
+// From a partner's backend it lists products; quotes travel and gap-medical cover;
+// buys tuition and gap-medical cover (the interface has no travel purchase: a travel
+// policy is bound outside it); mints customer secrets for a client-side gap-medical
+// checkout; onboards partners and records insured events.
 //
 // One [Client] holds the base URL and credentials. Each endpoint is one method that
-// takes a context and a request struct, picks the right auth scheme, retries only what
-// is safe to send twice, and returns a typed result or a typed error:
+// takes a context, its arguments (a request struct, an email address, a customer
+// secret) and options for that call alone; it picks the right auth scheme, retries
+// only what is safe to send twice, and returns a typed result or a typed error:
 //
 //	client, err := insurance.NewClient("https://api.example.com",
 //		insurance.WithCredentials(clientID, clientSecret))
@@ -19,6 +22,9 @@
 //		return err
 //	}
 //	fmt.Println(quote.QuoteID, quote.Created)
+//
+// A purchase that failed after it may have reached the service matches
+// ErrOutcomeUnknown: test it first, and check before buying again.
 //
 // Package insurancetest runs a faithful in-process sandbox of the whole interface for
 // partners' own tests.
@@ -48,15 +54,14 @@ const (
 	DefaultMaxRetryAfter = 10 * time.Second
 )
 
-// Client calls the insurance interface. Build it with NewClient or NewClientFromEnv.
-// A Client is safe for concurrent use by many goroutines and reuses connections.
+// Client calls the insurance interface. Build it with NewClient, NewClientFromEnv or
+// With: a zero Client sends nothing, and its methods return an error. A Client is
+// safe for concurrent use by many goroutines and reuses connections.
 type Client struct {
-	baseURL     string
-	server      CallInfo // ServerAddress and ServerPort of baseURL, for observers
-	credentials credentials
-	pipe        *pipeline.Pipeline
-	observers   []Observer
-	settings    settings // what it was built from, for With
+	baseURL  string
+	server   CallInfo // ServerAddress and ServerPort of baseURL, for observers
+	settings settings // what it was built from, for With and a call's options
+	pipe     *pipeline.Pipeline
 }
 
 // NewClient returns a Client for the interface at baseURL, for example
@@ -81,18 +86,18 @@ func NewClient(baseURL string, opts ...Option) (*Client, error) {
 // Client per partner from one Client, and they all ride one pool. c is left
 // unchanged; With opens no connection and starts no goroutine.
 //
-// Credentials given to it (WithCredentials, WithClientID) replace c's. Observers and
-// the logger carry over unless opts give others: observers given to With replace c's.
-// WithHTTPClient gives the new Client pools of its own, WithRecordIdleTimeout a pool
-// of its own for record-creating calls, and WithRetryBudget a budget of its own.
+// Credentials given to it (WithCredentials, WithClientID) replace c's, as do headers
+// of the same name (WithHeader). Observers carry over, and those given to With are
+// added to them; the logger carries over unless replaced. WithHTTPClient gives the
+// new Client pools of its own, WithRecordIdleTimeout a pool of its own for
+// record-creating calls, and WithRetryBudget a budget of its own.
 func (c *Client) With(opts ...Option) (*Client, error) {
-	s := c.settings
-	s.observers = nil
-	if err := s.apply(opts); err != nil {
+	if err := c.check(); err != nil {
 		return nil, err
 	}
-	if s.observers == nil {
-		s.observers = c.settings.observers
+	s := c.settings
+	if err := s.apply(opts); err != nil {
+		return nil, err
 	}
 	pools, budget := c.pipe.Pools(), c.pipe.Budget()
 	switch {
@@ -107,19 +112,39 @@ func (c *Client) With(opts ...Option) (*Client, error) {
 	return newClient(c.baseURL, s, pools, budget), nil
 }
 
+// forCall returns the Client a call with opts is made on: c itself when there are
+// none, else c.With(opts...) but for the options a call cannot take.
+func (c *Client) forCall(opts []Option) (*Client, error) {
+	if len(opts) == 0 {
+		return c, nil
+	}
+	s := c.settings
+	s.forCall = true
+	if err := s.apply(opts); err != nil {
+		return nil, err
+	}
+	s.forCall = false
+	return newClient(c.baseURL, s, c.pipe.Pools(), c.pipe.Budget()), nil
+}
+
+// errZeroClient is what a Client that no constructor built returns.
+var errZeroClient = errors.New("insurance: the Client was not built with NewClient, NewClientFromEnv or With")
+
+// check refuses a nil or zero Client.
+func (c *Client) check() error {
+	if c == nil || c.pipe == nil {
+		return errZeroClient
+	}
+	return nil
+}
+
 // newClient builds a Client on pools and budget from checked settings.
 func newClient(base string, s settings, pools *pipeline.Pools, budget *pipeline.Budget) *Client {
 	userAgent := "insurance-go/" + Version + " go/" + runtime.Version()
 	if s.userAgentSuffix != "" {
 		userAgent += " " + s.userAgentSuffix
 	}
-	c := &Client{
-		baseURL:     base,
-		server:      newServerInfo(base),
-		credentials: newCredentials(s.clientID, s.clientSecret),
-		observers:   s.observers,
-		settings:    s,
-	}
+	c := &Client{baseURL: base, server: newServerInfo(base), settings: s}
 	cfg := pipeline.Config{
 		BaseURL:        base,
 		MaxRetries:     s.maxRetries,
@@ -131,8 +156,8 @@ func newClient(base string, s settings, pools *pipeline.Pools, budget *pipeline.
 		UserAgent:      userAgent,
 		Middleware:     s.middleware,
 	}
-	if len(c.observers) > 0 {
-		cfg.BeforeAttempt = c.startAttempt
+	if len(s.observers) > 0 || s.headers != nil {
+		cfg.BeforeAttempt = c.beforeAttempt
 	}
 	c.pipe = pipeline.New(cfg, pools, budget)
 	return c
@@ -211,14 +236,27 @@ func isLoopback(host string) bool {
 	return ip != nil && ip.IsLoopback()
 }
 
-// BaseURL returns the base URL the Client sends to.
-func (c *Client) BaseURL() string { return c.baseURL }
+// BaseURL returns the base URL the Client sends to ("" for a zero Client).
+func (c *Client) BaseURL() string {
+	if c == nil {
+		return ""
+	}
+	return c.baseURL
+}
 
 // CloseIdleConnections closes the idle connections of the Client's pools, which
 // the clients derived from it (or it from) share.
-func (c *Client) CloseIdleConnections() { c.pipe.CloseIdleConnections() }
+func (c *Client) CloseIdleConnections() {
+	if c.check() == nil {
+		c.pipe.CloseIdleConnections()
+	}
+}
 
 // Format prints the Client without its secret, whatever the verb.
 func (c *Client) Format(f fmt.State, verb rune) {
-	fmt.Fprintf(f, "insurance.Client{BaseURL: %q, Credentials: %v}", c.baseURL, c.credentials)
+	if c == nil {
+		fmt.Fprint(f, "insurance.Client(nil)")
+		return
+	}
+	fmt.Fprintf(f, "insurance.Client{BaseURL: %q, Credentials: %v}", c.baseURL, c.settings.credentials)
 }

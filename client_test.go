@@ -308,13 +308,14 @@ func (o *countingObserver) StartCall(ctx context.Context, _ insurance.CallInfo) 
 	o.calls.Add(1)
 	return ctx
 }
-func (o *countingObserver) StartAttempt(context.Context, int, func(string, string))           {}
+func (o *countingObserver) StartAttempt(context.Context, insurance.AttemptInfo)               {}
 func (o *countingObserver) EndCall(context.Context, insurance.CallInfo, insurance.CallResult) {}
 
-// Observers carry over to a derived client unless it is given its own, which then
-// replace them: one observer, one span, per call.
-func TestObserversCarryOverUnlessReplaced(t *testing.T) {
-	inherited, replacing := &countingObserver{}, &countingObserver{}
+// Observers carry over to a derived client, and those given to With are added to
+// them: a platform's otel observer keeps seeing the calls of a partner's client that
+// has an observer of its own.
+func TestObserversCarryOverAndWithAddsToThem(t *testing.T) {
+	inherited, added := &countingObserver{}, &countingObserver{}
 	parent, mt := wiretest.NewMockClient(t, insurance.WithObserver(inherited))
 	mt.RegisterNoResponder(func(*http.Request) (*http.Response, error) {
 		return httpmock.NewStringResponse(201, `{"quote_id":"q_1"}`), nil
@@ -326,12 +327,17 @@ func TestObserversCarryOverUnlessReplaced(t *testing.T) {
 	require.NoError(t, err)
 	assert.EqualValues(t, 1, inherited.calls.Load())
 
-	other, err := parent.With(insurance.WithObserver(replacing))
+	other, err := parent.With(insurance.WithObserver(added))
 	require.NoError(t, err)
 	_, err = other.QuoteTravel(context.Background(), wiretest.FullTravelQuote())
 	require.NoError(t, err)
-	assert.EqualValues(t, 1, inherited.calls.Load(), "replaced")
-	assert.EqualValues(t, 1, replacing.calls.Load())
+	assert.EqualValues(t, 2, inherited.calls.Load(), "a derived client keeps its parent's observers (otel's, say)")
+	assert.EqualValues(t, 1, added.calls.Load())
+
+	_, err = parent.QuoteTravel(context.Background(), wiretest.FullTravelQuote())
+	require.NoError(t, err)
+	assert.EqualValues(t, 3, inherited.calls.Load())
+	assert.EqualValues(t, 1, added.calls.Load(), "the parent is left as it was")
 }
 
 // WithRecordIdleTimeout gives a derived client a pool of its own for record-creating

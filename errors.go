@@ -12,17 +12,23 @@ import (
 	"github.com/partnerinsure/insurance-go/internal/pipeline"
 )
 
-// Sentinels matched with errors.Is. Every non-2xx answer is an *APIError that matches
-// the sentinel of its status.
+// Sentinels matched with errors.Is. Every non-2xx answer is an *APIError; those of
+// the statuses below match their sentinel (a 3xx, which the SDK never follows, or a
+// 405, 409 or 415 matches none: test APIError.StatusCode).
 var (
-	ErrBadRequest       = errors.New("insurance: bad request")               // 400
-	ErrUnauthorized     = errors.New("insurance: unauthorized")              // 401
-	ErrPaymentFailed    = errors.New("insurance: payment failed")            // 402
-	ErrForbidden        = errors.New("insurance: forbidden")                 // 403
-	ErrNotFound         = errors.New("insurance: not found")                 // 404
-	ErrQuoteUnavailable = errors.New("insurance: quote no longer available") // 422: the quote or offer is gone; a pending or active policy exists
-	ErrRateLimited      = errors.New("insurance: rate limited")              // 429
-	ErrServer           = errors.New("insurance: server error")              // 5xx
+	ErrBadRequest    = errors.New("insurance: bad request")    // 400
+	ErrUnauthorized  = errors.New("insurance: unauthorized")   // 401
+	ErrPaymentFailed = errors.New("insurance: payment failed") // 402
+	ErrForbidden     = errors.New("insurance: forbidden")      // 403
+	ErrNotFound      = errors.New("insurance: not found")      // 404
+	// ErrUnprocessable matches every 422.
+	ErrUnprocessable = errors.New("insurance: unprocessable") // 422
+	// ErrQuoteUnavailable matches a 422 to a quote or a purchase (an APIError whose
+	// Path starts with /v1/quote/ or /v1/purchase/), where the interface says what it
+	// means: the quote or offer is gone, as a pending or active policy exists for it.
+	ErrQuoteUnavailable = errors.New("insurance: quote no longer available")
+	ErrRateLimited      = errors.New("insurance: rate limited") // 429
+	ErrServer           = errors.New("insurance: server error") // 5xx
 	// ErrMissingCredentials is local: the call's auth scheme needs credentials this
 	// Client was not given. Nothing was sent.
 	ErrMissingCredentials = errors.New("insurance: missing credentials")
@@ -39,7 +45,7 @@ var (
 	ErrOutcomeUnknown = errors.New("insurance: outcome unknown, check before trying again")
 	// ErrResponseTooLarge reports a 2xx body over 16 MiB: refused unread when its
 	// Content-Length says so, cut at 16 MiB (and kept in RequestError.Body) otherwise.
-	ErrResponseTooLarge = pipeline.ErrResponseTooLarge
+	ErrResponseTooLarge = errors.New("insurance: response body exceeds 16 MiB")
 )
 
 // APIError is a non-2xx answer from the service, whatever its body.
@@ -62,8 +68,10 @@ type APIError struct {
 	// BudgetRefused is true when the retry table allowed a retry of this answer but
 	// the Client's retry budget refused it (see WithRetryBudget).
 	BudgetRefused bool
-
-	outcomeUnknown bool
+	// OutcomeUnknown is true for a 5xx answer to a record-creating call whose request
+	// may have reached the server: the error then also matches ErrOutcomeUnknown. A
+	// fake sets it to stand for the SDK's answer to a purchase.
+	OutcomeUnknown bool
 }
 
 // Error names method, path, status, code and message; never a header, a request body
@@ -91,17 +99,21 @@ func (e *APIError) Error() string {
 	if e.BudgetRefused {
 		b.WriteString(budgetRefusedText)
 	}
-	if e.outcomeUnknown {
+	if e.OutcomeUnknown {
 		b.WriteString(" (outcome unknown: check before trying again)")
 	}
 	return b.String()
 }
 
-// Is matches the sentinel of the status, and ErrOutcomeUnknown for a 5xx answer to a
-// record-creating call.
+// Is matches the sentinel of the status, ErrQuoteUnavailable for a 422 to a quote or
+// purchase, and ErrOutcomeUnknown when OutcomeUnknown is set.
 func (e *APIError) Is(target error) bool {
-	if target == ErrOutcomeUnknown {
-		return e.outcomeUnknown
+	switch target {
+	case ErrOutcomeUnknown:
+		return e.OutcomeUnknown
+	case ErrQuoteUnavailable:
+		return e.StatusCode == http.StatusUnprocessableEntity &&
+			(strings.HasPrefix(e.Path, "/v1/quote/") || strings.HasPrefix(e.Path, "/v1/purchase/"))
 	}
 	return target == sentinelOf(e.StatusCode)
 }
@@ -119,7 +131,7 @@ func sentinelOf(status int) error {
 	case status == http.StatusNotFound:
 		return ErrNotFound
 	case status == http.StatusUnprocessableEntity:
-		return ErrQuoteUnavailable
+		return ErrUnprocessable
 	case status == http.StatusTooManyRequests:
 		return ErrRateLimited
 	case status >= 500:
@@ -147,7 +159,7 @@ func newAPIError(ep endpoint, res pipeline.Answer) *APIError {
 		Body:           res.Body,
 		Attempts:       res.Attempts,
 		BudgetRefused:  res.BudgetRefused,
-		outcomeUnknown: ep.class == pipeline.CreatesRecord && res.StatusCode >= 500 && res.MayHaveArrived,
+		OutcomeUnknown: ep.class == pipeline.CreatesRecord && res.StatusCode >= 500 && res.MayHaveArrived,
 	}
 	e.RetryAfter, _ = pipeline.ParseRetryAfter(res.Header.Get("Retry-After"), time.Now())
 	var body errorBody
@@ -251,6 +263,9 @@ func newRequestError(ep endpoint, err error) *RequestError {
 	var pe *pipeline.Error
 	if errors.As(err, &pe) {
 		e.Attempts, e.StatusCode, e.Header, e.Body, e.Err = pe.Attempts, pe.StatusCode, pe.Header, pe.Body, pe.Err
+		if errors.Is(pe.Err, pipeline.ErrResponseTooLarge) {
+			e.Err = ErrResponseTooLarge
+		}
 		e.BudgetRefused = pe.BudgetRefused
 		e.OutcomeUnknown = ep.class == pipeline.CreatesRecord && pe.MayHaveArrived
 		if pe.Last != nil {
@@ -269,9 +284,14 @@ func newDecodeError(ep endpoint, res pipeline.Answer, err error) *RequestError {
 	}
 }
 
-// ValidationError is a local check that failed: nothing was sent.
+// ValidationError is a local check that failed: nothing was sent. A request with
+// several problems fails with them joined (errors.Join): errors.As gives the first,
+// and each is in the error's text.
 type ValidationError struct {
-	Field   string // JSON name of the field, e.g. "payment_method.token"
+	// Field names what is wrong: a request field by its JSON name (e.g.
+	// "payment_method.token"), or "request", "ctx", "method", "path" or
+	// "customer secret" for an argument of the call.
+	Field   string
 	Problem string // what is wrong, e.g. "is required"
 }
 

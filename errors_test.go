@@ -28,7 +28,7 @@ func TestErrorTable(t *testing.T) {
 		{403, insurance.ErrForbidden},
 		{404, insurance.ErrNotFound},
 		{409, nil},
-		{422, insurance.ErrQuoteUnavailable},
+		{422, insurance.ErrUnprocessable},
 		{429, insurance.ErrRateLimited},
 		{500, insurance.ErrServer},
 		{502, insurance.ErrServer},
@@ -164,4 +164,42 @@ func TestErrorsAreComparable(t *testing.T) {
 	err := error(&insurance.APIError{StatusCode: 422, Method: "POST", Path: "/v1/quote/travel"})
 	assert.True(t, errors.Is(err, insurance.ErrQuoteUnavailable))
 	assert.Equal(t, "insurance: POST /v1/quote/travel: 422 Unprocessable Entity", err.Error())
+}
+
+// Every 422 matches ErrUnprocessable; ErrQuoteUnavailable only a 422 to a quote or a
+// purchase, where the interface says what it means.
+func TestErrQuoteUnavailableIsA422ToAQuoteOrPurchase(t *testing.T) {
+	for path, quoteGone := range map[string]bool{
+		"/v1/quote/travel": true, "/v1/quote/gap-medical": true, "/v1/purchase/tuition": true,
+		"/v1/purchase/gap-medical": true, "/v1/events": false, "/v1/partners/onboard": false, "/v1/quote": false,
+	} {
+		err := error(&insurance.APIError{StatusCode: 422, Method: "POST", Path: path})
+		assert.ErrorIs(t, err, insurance.ErrUnprocessable, path)
+		assert.Equal(t, quoteGone, errors.Is(err, insurance.ErrQuoteUnavailable), path)
+	}
+	c, mt := wiretest.NewMockClient(t)
+	mt.RegisterResponder("POST", wiretest.BaseURL+"/v1/events", httpmock.NewStringResponder(422,
+		`{"error":"invalid_request","error_code":"EVENT_CLOSED","message":"the venue is closed","reason":"venue","status":422}`))
+	_, err := c.CreateEvent(context.Background(), wiretest.FullCreateEvent())
+	assert.ErrorIs(t, err, insurance.ErrUnprocessable)
+	assert.NotErrorIs(t, err, insurance.ErrQuoteUnavailable, "a 422 to an event says nothing about a quote")
+}
+
+// A partner's fake builds the error the SDK returns for a purchase the server may
+// have processed, and it matches what the SDK's own does.
+func TestAFakeBuildsTheSDKsOutcomeUnknownError(t *testing.T) {
+	fake := error(&insurance.APIError{StatusCode: 503, Method: "POST", Path: "/v1/purchase/tuition", OutcomeUnknown: true})
+
+	c, mt := wiretest.NewMockClient(t)
+	mt.RegisterResponder("POST", wiretest.BaseURL+"/v1/purchase/tuition", httpmock.NewStringResponder(503, ``))
+	_, real := c.PurchaseTuition(context.Background(), wiretest.FullTuitionPurchase())
+
+	for _, err := range []error{fake, real} {
+		assert.ErrorIs(t, err, insurance.ErrOutcomeUnknown)
+		assert.ErrorIs(t, err, insurance.ErrServer)
+		var apiErr *insurance.APIError
+		require.ErrorAs(t, err, &apiErr)
+		assert.True(t, apiErr.OutcomeUnknown)
+	}
+	assert.NotErrorIs(t, &insurance.APIError{StatusCode: 503}, insurance.ErrOutcomeUnknown, "unset, it is a definite answer")
 }

@@ -1,10 +1,6 @@
 package insurance
 
-import (
-	"context"
-
-	"github.com/google/uuid"
-)
+import "context"
 
 // EventType is the kind of an insured event's venue. Values the SDK does not name are
 // kept.
@@ -35,7 +31,7 @@ func (r *CreateEventRequest) validate() error {
 // Event is an insured event record, the answer of CreateEvent.
 type Event struct {
 	Response                  `json:"-"`
-	ID                        uuid.UUID           `json:"id"`
+	ID                        string              `json:"id"` // a uuid, as the interface says, or whatever id the service sent
 	EventName                 string              `json:"event_name"`
 	EventStartDate            Date                `json:"event_start_date"`
 	EventEndDate              Date                `json:"event_end_date"`
@@ -77,6 +73,6 @@ type RoomBlockProtection struct {
 // CreateEvent records an insured event (POST /v1/events, Basic auth). Its errors
 // carry the events error body (APIError.Type, Code, Message, Reason). It is never
 // sent twice once it may have reached the server.
-func (c *Client) CreateEvent(ctx context.Context, req *CreateEventRequest) (*Event, error) {
-	return callTyped[Event](ctx, c, endpointCreateEvent, req)
+func (c *Client) CreateEvent(ctx context.Context, req *CreateEventRequest, opts ...Option) (*Event, error) {
+	return callTyped[Event](ctx, c, endpointCreateEvent, req, opts)
 }

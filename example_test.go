@@ -166,7 +166,7 @@ func ExampleClient_OnboardPartner() {
 		AdministrativeEmailAddress: "admin@acme.example",
 		Country:                    insurance.CountryUS,
 		Website:                    "https://acme.example",
-		TravelRetailer:             true,
+		TravelRetailer:             insurance.Bool(true),
 	})
 	if err != nil {
 		fmt.Println(err)

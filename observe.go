@@ -5,6 +5,7 @@ import (
 	"errors"
 	"net/http"
 	"net/url"
+	"slices"
 	"strconv"
 
 	"github.com/partnerinsure/insurance-go/internal/pipeline"
@@ -20,21 +21,31 @@ import (
 // is one request the SDK sends: the first, each retry, and the request it sends again
 // at once over HTTP/1.1 where net/http would have resent it. The resends net/http
 // makes itself, below the SDK, are counted in CallResult.Attempts and numbered, but
-// not announced. What an Observer is shown never holds a secret, a body, a header
-// value or a query.
+// not announced.
+//
+// CallInfo and AttemptInfo never hold a secret, a body, a header value or a query.
+// CallResult.Err is the error the call returns: an *APIError there keeps the
+// answer's Header and Body, as the caller gets them (never the request's).
+//
+// Observer will not gain methods: hooks added after 1.0 are optional interfaces an
+// Observer may implement, which the Client finds with a type assertion.
 type Observer interface {
 	// StartCall begins observing a call. The context it returns is the call's from
 	// then on (its attempts and EndCall see it): put a span in it, or return ctx.
 	StartCall(ctx context.Context, call CallInfo) context.Context
-	// StartAttempt runs before attempt number attempt (from 1) goes out. setHeader
-	// adds a header to that attempt only, such as a W3C traceparent (but for the
-	// request the SDK sends again at once over HTTP/1.1, which starts with the
-	// headers of the attempt before it); it ignores the headers the SDK owns
-	// (Authorization, x-api-client-id, Accept, Content-Type, Content-Length,
-	// User-Agent, Host) and the idempotency keys (Idempotency-Key, X-Idempotency-Key).
-	StartAttempt(ctx context.Context, attempt int, setHeader func(key, value string))
+	// StartAttempt runs before each attempt goes out.
+	StartAttempt(ctx context.Context, attempt AttemptInfo)
 	// EndCall ends observing the call with what happened.
 	EndCall(ctx context.Context, call CallInfo, result CallResult)
+}
+
+// AttemptInfo describes an attempt to its observers. It may gain fields.
+type AttemptInfo struct {
+	Number int // of the call's attempts, from 1
+	// SetHeader adds a header to this attempt only, such as a W3C traceparent (but
+	// for the request the SDK sends again at once over HTTP/1.1, which starts with the
+	// headers of the attempt before it). It ignores the headers WithHeader refuses.
+	SetHeader func(key, value string)
 }
 
 // CallInfo describes a call to its observers.
@@ -113,24 +124,20 @@ func resultOf(res Response, attempts int, err error) CallResult {
 	return result
 }
 
-// sdkOwnedHeaders are the headers an Observer cannot set.
-var sdkOwnedHeaders = map[string]bool{
-	"Authorization": true, http.CanonicalHeaderKey(HeaderClientID): true, "Accept": true,
-	"Content-Type": true, "Content-Length": true, "User-Agent": true, "Host": true,
-	// With one of these net/http takes a POST for replayable and may resend a
-	// purchase after writing it; the interface defines no idempotency key.
-	"Idempotency-Key": true, "X-Idempotency-Key": true,
-}
-
-// startAttempt runs the observers' StartAttempt with a setter limited to headers the
-// SDK does not own.
-func (c *Client) startAttempt(ctx context.Context, attempt int, header http.Header) {
-	set := func(key, value string) {
-		if key = http.CanonicalHeaderKey(key); !sdkOwnedHeaders[key] {
-			header.Set(key, value)
+// beforeAttempt adds WithHeader's headers to an attempt's, then runs the observers'
+// StartAttempt with a setter limited to headers the SDK does not own.
+func (c *Client) beforeAttempt(ctx context.Context, attempt int, header http.Header) {
+	if c.settings.headers != nil {
+		for name, values := range c.settings.headers() {
+			header[name] = slices.Clone(values)
 		}
 	}
-	for _, o := range c.observers {
-		o.StartAttempt(ctx, attempt, set)
+	info := AttemptInfo{Number: attempt, SetHeader: func(key, value string) {
+		if key = http.CanonicalHeaderKey(key); !reservedHeaders[key] {
+			header.Set(key, value)
+		}
+	}}
+	for _, o := range c.settings.observers {
+		o.StartAttempt(ctx, info)
 	}
 }

@@ -44,11 +44,11 @@ func (l *callLog) StartCall(ctx context.Context, call insurance.CallInfo) contex
 	return context.WithValue(ctx, callLogKey{l.name}, "span of "+call.Route)
 }
 
-func (l *callLog) StartAttempt(ctx context.Context, attempt int, setHeader func(key, value string)) {
-	l.note(fmt.Sprintf("attempt %d in %v", attempt, ctx.Value(callLogKey{l.name})))
-	setHeader("Traceparent", fmt.Sprintf("00-trace-%d-01", attempt))
-	setHeader("Authorization", "Bearer stolen")  // refused: the SDK owns it
-	setHeader("x-api-client-id", "someone-else") // refused too
+func (l *callLog) StartAttempt(ctx context.Context, attempt insurance.AttemptInfo) {
+	l.note(fmt.Sprintf("attempt %d in %v", attempt.Number, ctx.Value(callLogKey{l.name})))
+	attempt.SetHeader("Traceparent", fmt.Sprintf("00-trace-%d-01", attempt.Number))
+	attempt.SetHeader("Authorization", "Bearer stolen")  // refused: the SDK owns it
+	attempt.SetHeader("x-api-client-id", "someone-else") // refused too
 }
 
 func (l *callLog) EndCall(ctx context.Context, call insurance.CallInfo, result insurance.CallResult) {

@@ -5,31 +5,41 @@ import (
 	"fmt"
 	"log/slog"
 	"net/http"
+	"slices"
 	"strings"
 	"time"
+	"unicode"
 
 	"github.com/partnerinsure/insurance-go/internal/pipeline"
 )
 
-// Option configures a Client. Options check their input: NewClient returns the first
-// error an option reports.
+// Option configures a Client, or one call: given to NewClient or With, it applies to
+// every call of the Client; given to an endpoint method or Do, to that call alone, as
+// if it were made on c.With(opts...). Options check their input: NewClient, With or
+// the call returns the first error an option reports, and nothing is sent.
+//
+// Every option applies to a call but those that shape connections or are shared by
+// the calls of a Client (WithHTTPClient, WithInsecureHTTP, WithRecordIdleTimeout,
+// WithAttemptMiddleware, WithRetryBudget): given to a call, they fail it.
 type Option func(*settings) error
 
 type settings struct {
-	clientID, clientSecret string
-	httpClient             *http.Client
-	maxRetries             int
-	retryWaitMin           time.Duration
-	retryWaitMax           time.Duration
-	maxRetryAfter          time.Duration
-	attemptTimeout         time.Duration
-	recordIdleTimeout      time.Duration
-	budget                 *retryBudget // a new one: a budget of its own
-	middleware             func(http.RoundTripper) http.RoundTripper
-	logger                 *slog.Logger
-	userAgentSuffix        string
-	insecureHTTP           bool
-	observers              []Observer
+	credentials       credentials
+	headers           extraHeaders // WithHeader's
+	httpClient        *http.Client
+	maxRetries        int
+	retryWaitMin      time.Duration
+	retryWaitMax      time.Duration
+	maxRetryAfter     time.Duration
+	attemptTimeout    time.Duration
+	recordIdleTimeout time.Duration
+	budget            *retryBudget // a new one: a budget of its own
+	middleware        func(http.RoundTripper) http.RoundTripper
+	logger            *slog.Logger
+	userAgentSuffix   string
+	insecureHTTP      bool
+	observers         []Observer
+	forCall           bool // the options are a call's: those of the Client alone are refused
 }
 
 func defaultSettings() settings {
@@ -56,6 +66,15 @@ func (s *settings) apply(opts []Option) error {
 	return nil
 }
 
+// clientOnly refuses, among a call's options, one that shapes connections or is
+// shared by the calls of a Client.
+func (s *settings) clientOnly(option string) error {
+	if s.forCall {
+		return fmt.Errorf("insurance: %s applies to a Client, not to one call: give it to NewClient or With", option)
+	}
+	return nil
+}
+
 // WithCredentials sets the partner's client id and client secret, for partner
 // backends: Basic auth, and the client id header where an endpoint takes it.
 func WithCredentials(clientID, clientSecret string) Option {
@@ -66,7 +85,7 @@ func WithCredentials(clientID, clientSecret string) Option {
 		if strings.Contains(clientID, ":") {
 			return errors.New("insurance: WithCredentials: a client id cannot contain ':'")
 		}
-		s.clientID, s.clientSecret = clientID, clientSecret
+		s.credentials = newCredentials(clientID, clientSecret)
 		return nil
 	}
 }
@@ -81,16 +100,22 @@ func WithClientID(clientID string) Option {
 		if clientID == "" {
 			return fmt.Errorf("insurance: WithClientID needs a client id: %w", ErrMissingCredentials)
 		}
-		s.clientID, s.clientSecret = clientID, ""
+		s.credentials = newCredentials(clientID, "")
 		return nil
 	}
 }
 
-// WithHTTPClient sets the *http.Client whose Transport, Jar and Timeout the Client uses:
+// WithHTTPClient sets the *http.Client whose Transport and Timeout the Client uses:
 // for httpmock, proxies or a transport of the caller's own. Redirects are never
 // followed, whatever its CheckRedirect says: the interface has none, and following one
-// could carry credentials to another host. Its Timeout bounds each attempt the SDK
-// makes (a resend net/http makes of it by itself shares that bound).
+// could carry credentials to another host. Its Jar is never used: the interface has no
+// cookies, and clients derived with With must share nothing through one. Its Timeout
+// bounds each attempt the SDK makes (a resend net/http makes of it by itself shares
+// that bound).
+//
+// Its transport's TLS settings are the caller's: the SDK trusts them as given (a
+// TLSClientConfig with InsecureSkipVerify, or roots that trust a proxy's certificate,
+// exposes the credentials and every card number to whoever holds that certificate).
 //
 // An *http.Transport (NewTransport gives the SDK's) keeps every guarantee: it is
 // left unmodified, and record-creating calls ride a copy of it (see
@@ -101,10 +126,13 @@ func WithClientID(clientID string) Option {
 // but a dial error (*net.OpError with Op "dial") proves that nothing was sent, and
 // the first burst over https is not held to one connection. Never give it a
 // transport that retries by itself: it could send a purchase twice, or report one it
-// sent as a dial failure. To log or trace each attempt, keep the SDK's transport and
-// use WithAttemptMiddleware instead.
+// sent as a dial failure. To trace each attempt, keep the SDK's transport and use
+// WithAttemptMiddleware instead.
 func WithHTTPClient(hc *http.Client) Option {
 	return func(s *settings) error {
+		if err := s.clientOnly("WithHTTPClient"); err != nil {
+			return err
+		}
 		if hc == nil {
 			return errors.New("insurance: WithHTTPClient needs a non-nil *http.Client")
 		}
@@ -113,8 +141,12 @@ func WithHTTPClient(hc *http.Client) Option {
 	}
 }
 
-// WithMaxRetries sets how many times a failed call may be sent again (default 2).
-// 0 disables retries: every call is sent once.
+// WithMaxRetries sets how many times the SDK may send a failed call again (default
+// 2). 0 disables the SDK's retries, but a request may still go out twice: net/http
+// sends one again by itself when a reused connection failed before any of it was
+// written, or an HTTP/2 stream was refused (RequestError.Attempts and
+// CallResult.Attempts count both). A record-creating call is never sent again once it
+// may have reached the server.
 func WithMaxRetries(n int) Option {
 	return func(s *settings) error {
 		if n < 0 || n > 10 {
@@ -202,6 +234,9 @@ const DefaultRecordIdleTimeout = time.Second
 // a TCP (and TLS) handshake per purchase, for servers that keep-alive serves badly.
 func WithRecordIdleTimeout(d time.Duration) Option {
 	return func(s *settings) error {
+		if err := s.clientOnly("WithRecordIdleTimeout"); err != nil {
+			return err
+		}
 		s.recordIdleTimeout = d
 		return nil
 	}
@@ -247,6 +282,9 @@ func (b *retryBudget) build() *pipeline.Budget {
 // retry the retry table allows is made.
 func WithRetryBudget(capacity, cost int) Option {
 	return func(s *settings) error {
+		if err := s.clientOnly("WithRetryBudget"); err != nil {
+			return err
+		}
 		if cost < 0 || capacity < cost || (cost == 0 && capacity != 0) {
 			return fmt.Errorf("insurance: WithRetryBudget(%d, %d): want 0 < cost <= capacity, or (0, 0) for no budget", capacity, cost)
 		}
@@ -256,26 +294,39 @@ func WithRetryBudget(capacity, cost int) Option {
 }
 
 // WithAttemptMiddleware wraps the Client's transports with wrap, for a caller's
-// logging or tracing of each attempt (otelhttp.NewTransport, a logging RoundTripper):
-// wrap is called once per connection pool when the Client is built (idempotent calls,
-// record-creating calls, retries on a connection of their own), and what it returns
-// sees every request the Client sends, with the request's context. The SDK keeps its own
-// transports and pools beneath it, and with them every guarantee that
-// WithHTTPClient's opaque transports give up. The RoundTripper wrap returns must pass
-// the request on with its context (headers may be added) and return what the
-// transport returned. A request whose context was replaced is refused unsent, with
-// an error saying so: without it the SDK could not tell a purchase that was sent
-// from one that was not. wrap must not send a request again by itself (retrying is
-// the SDK's): a second send of an attempt's request is refused, as the first may
-// have been processed. An Idempotency-Key or X-Idempotency-Key header is removed
-// from requests on the HTTP/1.1 pools: with one, net/http would resend a purchase
-// after writing it.
+// tracing or metrics of each attempt (otelhttp.NewTransport, say): wrap is called
+// once per connection pool when the Client is built (idempotent calls, record-creating
+// calls, retries on a connection of their own), and what it returns sees every request
+// the Client sends, with the request's context. Given again (to NewClient or With),
+// it wraps the middleware given before.
+//
+// What wrap returns sees each request whole, its Authorization header (the partner's
+// Basic credentials, a customer secret) and its body (card numbers) included: never
+// log them.
+//
+// The SDK keeps its own transports and pools beneath it, and with them every
+// guarantee that WithHTTPClient's opaque transports give up. The RoundTripper wrap
+// returns must pass the request on with its context (headers may be added) and
+// return what the transport returned. A request whose context was replaced is refused
+// unsent, with an error saying so: without it the SDK could not tell a purchase that
+// was sent from one that was not. wrap must not send a request again by itself
+// (retrying is the SDK's): a second send of an attempt's request is refused, as the
+// first may have been processed. An Idempotency-Key or X-Idempotency-Key header is
+// removed from requests on the HTTP/1.1 pools: with one, net/http would resend a
+// purchase after writing it.
 func WithAttemptMiddleware(wrap func(http.RoundTripper) http.RoundTripper) Option {
 	return func(s *settings) error {
+		if err := s.clientOnly("WithAttemptMiddleware"); err != nil {
+			return err
+		}
 		if wrap == nil {
 			return errors.New("insurance: WithAttemptMiddleware needs a non-nil function")
 		}
-		s.middleware = wrap
+		if inner := s.middleware; inner != nil {
+			s.middleware = func(rt http.RoundTripper) http.RoundTripper { return wrap(inner(rt)) }
+		} else {
+			s.middleware = wrap
+		}
 		return nil
 	}
 }
@@ -289,13 +340,14 @@ func NewTransport() *http.Transport { return pipeline.NewTransport() }
 
 // WithObserver adds an Observer that sees every call of the Client: once when it
 // starts, before each attempt, and once when it ends. Observers run in the order
-// given; EndCall in the reverse order.
+// given; EndCall in the reverse order. Given to With or to a call, it adds o to the
+// Client's observers; to drop observers, build a new Client.
 func WithObserver(o Observer) Option {
 	return func(s *settings) error {
 		if o == nil {
 			return errors.New("insurance: WithObserver needs a non-nil Observer")
 		}
-		s.observers = append(s.observers, o)
+		s.observers = append(slices.Clip(s.observers), o) // never into a slice another Client holds
 		return nil
 	}
 }
@@ -312,12 +364,13 @@ func WithLogger(l *slog.Logger) Option {
 	}
 }
 
-// WithUserAgent appends s to the User-Agent header "insurance-go/<version> go/<runtime>".
+// WithUserAgent appends ua to the User-Agent header "insurance-go/<version>
+// go/<runtime>". It refuses empty text, control characters and more than 256 bytes.
 func WithUserAgent(ua string) Option {
 	return func(s *settings) error {
 		ua = strings.TrimSpace(ua)
-		if ua == "" || strings.ContainsAny(ua, "\r\n\x00") {
-			return fmt.Errorf("insurance: WithUserAgent(%q): want printable, non-empty text", ua)
+		if ua == "" || len(ua) > 256 || strings.ContainsFunc(ua, unicode.IsControl) {
+			return fmt.Errorf("insurance: WithUserAgent(%q): want printable text of 1 to 256 bytes", ua)
 		}
 		s.userAgentSuffix = ua
 		return nil
@@ -326,8 +379,14 @@ func WithUserAgent(ua string) Option {
 
 // WithInsecureHTTP allows an http:// base URL to a host other than loopback. Without
 // it such a URL is refused, so credentials never travel in clear text by accident.
+// With it they do: the Basic header, customer secrets and card numbers cross the
+// network readable by anyone on the path, and with HTTP_PROXY set (the default
+// transport honours it) they go to that proxy in clear text too.
 func WithInsecureHTTP() Option {
 	return func(s *settings) error {
+		if err := s.clientOnly("WithInsecureHTTP"); err != nil {
+			return err
+		}
 		s.insecureHTTP = true
 		return nil
 	}

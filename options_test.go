@@ -5,6 +5,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -19,19 +20,23 @@ import (
 
 func TestOptionsCheckTheirInput(t *testing.T) {
 	tests := map[string]insurance.Option{
-		"empty credentials":      insurance.WithCredentials("", ""),
-		"missing secret":         insurance.WithCredentials("id", ""),
-		"colon in client id":     insurance.WithCredentials("a:b", "secret"),
-		"empty client id":        insurance.WithClientID(""),
-		"nil http client":        insurance.WithHTTPClient(nil),
-		"negative retries":       insurance.WithMaxRetries(-1),
-		"absurd retries":         insurance.WithMaxRetries(1000),
-		"zero retry wait":        insurance.WithRetryWait(0, time.Second),
-		"max below min":          insurance.WithRetryWait(time.Second, time.Millisecond),
-		"negative retry-after":   insurance.WithMaxRetryAfter(-time.Second),
-		"nil logger":             insurance.WithLogger(nil),
-		"empty user agent":       insurance.WithUserAgent("  "),
-		"header injection in UA": insurance.WithUserAgent("shop/1.0\r\nX-Evil: 1"),
+		"empty credentials":       insurance.WithCredentials("", ""),
+		"missing secret":          insurance.WithCredentials("id", ""),
+		"colon in client id":      insurance.WithCredentials("a:b", "secret"),
+		"empty client id":         insurance.WithClientID(""),
+		"nil http client":         insurance.WithHTTPClient(nil),
+		"negative retries":        insurance.WithMaxRetries(-1),
+		"absurd retries":          insurance.WithMaxRetries(1000),
+		"zero retry wait":         insurance.WithRetryWait(0, time.Second),
+		"max below min":           insurance.WithRetryWait(time.Second, time.Millisecond),
+		"negative retry-after":    insurance.WithMaxRetryAfter(-time.Second),
+		"nil logger":              insurance.WithLogger(nil),
+		"empty user agent":        insurance.WithUserAgent("  "),
+		"header injection in UA":  insurance.WithUserAgent("shop/1.0\r\nX-Evil: 1"),
+		"control character in UA": insurance.WithUserAgent("shop\x01"),
+		"escape in UA":            insurance.WithUserAgent("shop\x1b[31m"),
+		"C1 control in UA":        insurance.WithUserAgent("sh\u0085op"),
+		"UA over 256 bytes":       insurance.WithUserAgent(strings.Repeat("a", 257)),
 	}
 	for name, opt := range tests {
 		t.Run(name, func(t *testing.T) {
@@ -148,4 +153,29 @@ func TestAttemptMiddlewareCannotSendARequestTwice(t *testing.T) {
 	assert.ErrorIs(t, err, insurance.ErrOutcomeUnknown)
 	assert.ErrorContains(t, err, "attempt middleware sent the request again")
 	assert.Equal(t, int32(1), processed.Load())
+}
+
+// WithAttemptMiddleware given again wraps the middleware given before: both see every
+// attempt, the later one outermost.
+func TestAttemptMiddlewareGivenAgainWrapsTheOneBefore(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		_, _ = io.WriteString(w, `[]`)
+	}))
+	defer srv.Close()
+	var order []string
+	named := func(name string) func(http.RoundTripper) http.RoundTripper {
+		return func(next http.RoundTripper) http.RoundTripper {
+			return roundTripFunc(func(r *http.Request) (*http.Response, error) {
+				order = append(order, name)
+				return next.RoundTrip(r)
+			})
+		}
+	}
+	parent := wiretest.NewLoopbackClient(t, srv.URL, insurance.WithAttemptMiddleware(named("inner")))
+	derived, err := parent.With(insurance.WithAttemptMiddleware(named("outer")))
+	require.NoError(t, err)
+
+	_, err = derived.ListProducts(context.Background())
+	require.NoError(t, err)
+	assert.Equal(t, []string{"outer", "inner"}, order)
 }

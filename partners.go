@@ -5,8 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"net/mail"
-
-	"github.com/google/uuid"
 )
 
 // PartnerStatus is where a partner stands. Values the SDK does not name are kept.
@@ -50,7 +48,7 @@ type OnboardPartnerRequest struct {
 	PostalCode                 string `json:"postal_code,omitempty"`
 	// TravelRetailer asks for the steps to become a certified travel retailer; the
 	// answer then carries TravelRetailerOnboardingURL.
-	TravelRetailer bool                `json:"travel_retailer,omitempty"`
+	TravelRetailer *bool               `json:"travel_retailer,omitempty"` // nil: not sent; Bool(false) sends false
 	Country        Country             `json:"country"`
 	Website        string              `json:"website"`
 	BankAccount    *PartnerBankAccount `json:"bank_account,omitempty"`
@@ -107,7 +105,7 @@ func (a PartnerBankAccount) Format(f fmt.State, verb rune) {
 // Partner is a partner as the service describes it, the answer of OnboardPartner.
 type Partner struct {
 	Response                         `json:"-"`
-	ID                               uuid.UUID     `json:"id"`
+	ID                               string        `json:"id"` // a uuid, as the interface says, or whatever id the service sent
 	Status                           PartnerStatus `json:"status"`
 	Type                             PartnerType   `json:"type"`
 	EntityName                       string        `json:"entity_name"`
@@ -126,6 +124,6 @@ type Partner struct {
 // OnboardPartner onboards a new limited partner (POST /v1/partners/onboard, Basic
 // auth). It is never sent twice once it may have reached the server: a failure then
 // also matches ErrOutcomeUnknown.
-func (c *Client) OnboardPartner(ctx context.Context, req *OnboardPartnerRequest) (*Partner, error) {
-	return callTyped[Partner](ctx, c, endpointOnboardPartner, req)
+func (c *Client) OnboardPartner(ctx context.Context, req *OnboardPartnerRequest, opts ...Option) (*Partner, error) {
+	return callTyped[Partner](ctx, c, endpointOnboardPartner, req, opts)
 }

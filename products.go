@@ -65,6 +65,6 @@ func decodeList[T any](b []byte, out *[]T) error {
 }
 
 // ListProducts lists the products the partner can sell (GET /v1/products, Basic auth).
-func (c *Client) ListProducts(ctx context.Context) (*ProductList, error) {
-	return callTyped[ProductList](ctx, c, endpointListProducts, nil)
+func (c *Client) ListProducts(ctx context.Context, opts ...Option) (*ProductList, error) {
+	return callTyped[ProductList](ctx, c, endpointListProducts, nil, opts)
 }

@@ -14,7 +14,7 @@ type TuitionPurchaseRequest struct {
 	Metadata      map[string]any `json:"metadata,omitempty"`
 	QuoteID       string         `json:"quote_id,omitempty"`
 	PaymentMethod PaymentMethod  `json:"payment_method,omitzero"`
-	Subscription  bool           `json:"subscription,omitempty"`
+	Subscription  *bool          `json:"subscription,omitempty"` // nil: not sent; Bool(false) sends false
 }
 
 func (r *TuitionPurchaseRequest) validate() error {
@@ -30,7 +30,7 @@ type PaymentMethod struct {
 	Card             *Card        `json:"card,omitempty"`
 	BankAccount      *BankAccount `json:"bank_account,omitempty"`
 	Token            string       `json:"token,omitempty"`
-	SaveForFutureUse bool         `json:"save_for_future_use,omitempty"`
+	SaveForFutureUse *bool        `json:"save_for_future_use,omitempty"` // nil: not sent; Bool(false) sends false
 }
 
 // Card is a payment card. Printing it with fmt shows only the last four digits of the
@@ -118,18 +118,18 @@ func (p *Policy) decodeBody(b []byte) error {
 // PurchaseTuition issues a tuition policy (POST /v1/purchase/tuition, Basic auth).
 // A declined payment answers ErrPaymentFailed. It is never sent twice once it may
 // have reached the server: a failure then also matches ErrOutcomeUnknown.
-func (c *Client) PurchaseTuition(ctx context.Context, req *TuitionPurchaseRequest) (*Policy, error) {
-	return callTyped[Policy](ctx, c, endpointPurchaseTuition, req)
+func (c *Client) PurchaseTuition(ctx context.Context, req *TuitionPurchaseRequest, opts ...Option) (*Policy, error) {
+	return callTyped[Policy](ctx, c, endpointPurchaseTuition, req, opts)
 }
 
 // PurchaseGapMedical issues a gap-medical policy (POST /v1/purchase/gap-medical,
 // Bearer customer secret only: no partner credential is sent). customerSecret comes
 // from CreateCustomerSecret and buys only for the email it was created for. Like
 // every purchase it is never sent twice once it may have reached the server.
-func (c *Client) PurchaseGapMedical(ctx context.Context, customerSecret string, req *GapMedicalPurchaseRequest) (*Policy, error) {
+func (c *Client) PurchaseGapMedical(ctx context.Context, customerSecret string, req *GapMedicalPurchaseRequest, opts ...Option) (*Policy, error) {
 	ep := endpointPurchaseGapMedical
 	ep.auth = AuthBearer(customerSecret)
-	return callTyped[Policy](ctx, c, ep, req)
+	return callTyped[Policy](ctx, c, ep, req, opts)
 }
 
 // CustomerSecret is a short-lived secret that lets client-side code buy a policy for
@@ -157,8 +157,8 @@ func (r *customerSecretRequest) validate() error { return required("email_addres
 // CreateCustomerSecret mints a customer client secret for emailAddress
 // (POST /v1/auth/customer/secret, Basic auth). Hand the secret, never the client
 // secret, to the browser; it buys only for this email address.
-func (c *Client) CreateCustomerSecret(ctx context.Context, emailAddress string) (*CustomerSecret, error) {
-	s, err := callTyped[CustomerSecret](ctx, c, endpointCreateCustomerSecret, &customerSecretRequest{EmailAddress: emailAddress})
+func (c *Client) CreateCustomerSecret(ctx context.Context, emailAddress string, opts ...Option) (*CustomerSecret, error) {
+	s, err := callTyped[CustomerSecret](ctx, c, endpointCreateCustomerSecret, &customerSecretRequest{EmailAddress: emailAddress}, opts)
 	if err != nil {
 		return nil, err
 	}

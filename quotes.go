@@ -39,7 +39,7 @@ type TravelQuoteRequest struct {
 	PartnerID        string                 `json:"partner_id,omitempty"`
 	PolicyAttributes TravelPolicyAttributes `json:"policy_attributes,omitzero"`
 	QuoteID          string                 `json:"quote_id,omitempty"`
-	EmailQuote       bool                   `json:"email_quote,omitempty"`
+	EmailQuote       *bool                  `json:"email_quote,omitempty"` // nil: not sent; Bool(false) sends false
 	Language         string                 `json:"language,omitempty"`
 	Currency         string                 `json:"currency,omitempty"` // a currency code, e.g. "USD"
 }
@@ -177,18 +177,18 @@ func (q *Quote) checkAnswer() error {
 // QuoteTravel creates a travel quote, or updates the one req.QuoteID names
 // (POST /v1/quote/travel, Basic auth, or the x-api-client-id header when the Client
 // has only a client id). A quote already bought answers ErrQuoteUnavailable.
-func (c *Client) QuoteTravel(ctx context.Context, req *TravelQuoteRequest) (*Quote, error) {
-	return quote(ctx, c, endpointQuoteTravel, req)
+func (c *Client) QuoteTravel(ctx context.Context, req *TravelQuoteRequest, opts ...Option) (*Quote, error) {
+	return quote(ctx, c, endpointQuoteTravel, req, opts)
 }
 
 // QuoteGapMedical creates or updates a gap-medical quote (POST /v1/quote/gap-medical,
 // x-api-client-id header only: the client secret is never sent).
-func (c *Client) QuoteGapMedical(ctx context.Context, req *GapMedicalQuoteRequest) (*Quote, error) {
-	return quote(ctx, c, endpointQuoteGapMedical, req)
+func (c *Client) QuoteGapMedical(ctx context.Context, req *GapMedicalQuoteRequest, opts ...Option) (*Quote, error) {
+	return quote(ctx, c, endpointQuoteGapMedical, req, opts)
 }
 
-func quote(ctx context.Context, c *Client, ep endpoint, req any) (*Quote, error) {
-	q, err := callTyped[Quote](ctx, c, ep, req)
+func quote(ctx context.Context, c *Client, ep endpoint, req any, opts []Option) (*Quote, error) {
+	q, err := callTyped[Quote](ctx, c, ep, req, opts)
 	if err != nil {
 		return nil, err
 	}

@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/google/uuid"
+	"github.com/jarcoal/httpmock"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
@@ -73,7 +73,7 @@ func TestDecodeFullResponses(t *testing.T) {
 		require.NoError(t, err)
 		assert.Equal(t, &insurance.Partner{
 			Response:                         p.Response,
-			ID:                               uuid.MustParse("7d444840-9dc0-11d1-b245-5ffdce74fad2"),
+			ID:                               "7d444840-9dc0-11d1-b245-5ffdce74fad2",
 			Status:                           insurance.PartnerStatusPendingOnboarding,
 			Type:                             insurance.PartnerTypeLimited,
 			EntityName:                       "Acme Travel",
@@ -96,7 +96,7 @@ func TestDecodeFullResponses(t *testing.T) {
 		require.NoError(t, err)
 		assert.Equal(t, &insurance.Event{
 			Response:                  e.Response,
-			ID:                        uuid.MustParse("0b6e6a1e-3a59-4b5a-9f4e-2b1f7c1d2e3f"),
+			ID:                        "0b6e6a1e-3a59-4b5a-9f4e-2b1f7c1d2e3f",
 			EventName:                 "Partner Summit",
 			EventStartDate:            insurance.NewDate(2027, time.June, 1),
 			EventEndDate:              insurance.NewDate(2027, time.June, 3),
@@ -136,6 +136,7 @@ func TestOversizedSuccessBodyIsRefused(t *testing.T) {
 
 	_, err := c.ListProducts(context.Background())
 	assert.ErrorIs(t, err, insurance.ErrResponseTooLarge)
+	assert.Equal(t, "insurance: response body exceeds 16 MiB", insurance.ErrResponseTooLarge.Error())
 }
 
 func TestOversizedChunkedBodyIsCutAtTheCap(t *testing.T) {
@@ -156,4 +157,19 @@ func TestOversizedChunkedBodyIsCutAtTheCap(t *testing.T) {
 	require.ErrorAs(t, err, &reqErr)
 	assert.ErrorIs(t, err, insurance.ErrResponseTooLarge)
 	assert.Len(t, reqErr.Body, 16<<20)
+}
+
+// The interface types a partner's and an event's id as a uuid; a service that sends
+// another id has still created the record: the call succeeds, with the id as sent.
+func TestARecordWhoseIDIsNotAUUIDIsStillASuccess(t *testing.T) {
+	c, mt := wiretest.NewMockClient(t)
+	mt.RegisterResponder("POST", wiretest.BaseURL+"/v1/partners/onboard", httpmock.NewStringResponder(201, `{"id":"ptn_123","entity_name":"Acme Travel"}`))
+	mt.RegisterResponder("POST", wiretest.BaseURL+"/v1/events", httpmock.NewStringResponder(201, `{"id":"evt_9","event_name":"Summit"}`))
+
+	partner, err := c.OnboardPartner(context.Background(), wiretest.FullOnboardPartner())
+	require.NoError(t, err)
+	assert.Equal(t, "ptn_123", partner.ID)
+	event, err := c.CreateEvent(context.Background(), wiretest.FullCreateEvent())
+	require.NoError(t, err)
+	assert.Equal(t, "evt_9", event.ID)
 }

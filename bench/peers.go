@@ -105,7 +105,7 @@ func TravelQuote() *insurance.TravelQuoteRequest {
 			CoverageType:         insurance.CoverageBasic,
 		},
 		QuoteID:    "q_123",
-		EmailQuote: true,
+		EmailQuote: insurance.Bool(true),
 		Language:   "en",
 		Currency:   "USD",
 	}

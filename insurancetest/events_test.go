@@ -23,7 +23,7 @@ func TestCreateEvent(t *testing.T) {
 	event, err := c.CreateEvent(ctx, req)
 	require.NoError(t, err)
 	assert.Equal(t, http.StatusCreated, event.StatusCode)
-	assert.NotEqual(t, uuid.Nil, event.ID)
+	assert.NoError(t, uuid.Validate(event.ID), "the sandbox answers a uuid")
 	assert.Equal(t, "Summit", event.EventName)
 	assert.Equal(t, req.EventStartDate, event.EventStartDate)
 	assert.Equal(t, "Chicago", event.EventCity)

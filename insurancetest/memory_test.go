@@ -258,8 +258,8 @@ func (r *attemptRecorder) StartCall(ctx context.Context, _ insurance.CallInfo) c
 	return ctx
 }
 
-func (r *attemptRecorder) StartAttempt(_ context.Context, attempt int, _ func(key, value string)) {
-	r.attempts = append(r.attempts, attempt)
+func (r *attemptRecorder) StartAttempt(_ context.Context, attempt insurance.AttemptInfo) {
+	r.attempts = append(r.attempts, attempt.Number)
 }
 
 func (r *attemptRecorder) EndCall(_ context.Context, _ insurance.CallInfo, result insurance.CallResult) {

@@ -22,7 +22,7 @@ func TestOnboardPartner(t *testing.T) {
 	partner, err := c.OnboardPartner(ctx, req)
 	require.NoError(t, err)
 	assert.Equal(t, http.StatusCreated, partner.StatusCode)
-	assert.NotEqual(t, uuid.Nil, partner.ID)
+	assert.NoError(t, uuid.Validate(partner.ID), "the sandbox answers a uuid")
 	assert.Equal(t, insurance.PartnerTypeLimited, partner.Type)
 	assert.Equal(t, insurance.PartnerStatusPendingOnboarding, partner.Status)
 	assert.Equal(t, "Acme Travel", partner.EntityName)
@@ -30,11 +30,11 @@ func TestOnboardPartner(t *testing.T) {
 	assert.Empty(t, partner.TravelRetailerOnboardingURL)
 	assert.NotContains(t, string(partner.Raw), "travel_retailer_onboarding_url")
 
-	req.TravelRetailer = true
+	req.TravelRetailer = insurance.Bool(true)
 	retailer, err := c.OnboardPartner(ctx, req)
 	require.NoError(t, err)
 	assert.NotEqual(t, partner.ID, retailer.ID)
-	assert.Contains(t, retailer.TravelRetailerOnboardingURL, retailer.ID.String())
+	assert.Contains(t, retailer.TravelRetailerOnboardingURL, retailer.ID)
 	assert.False(t, retailer.TravelRetailerOnboardingComplete)
 
 	// The sandbox checks too, for callers that skip the SDK's local validation.

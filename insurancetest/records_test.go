@@ -99,10 +99,10 @@ func TestRecordsShowWhatTheSandboxHolds(t *testing.T) {
 		assert.Equal(t, policy.PolicyID, srv.Quotes()[0].PolicyID)
 		assert.Equal(t, srv.ClientID, srv.Quotes()[0].ClientID)
 		assert.Equal(t, []insurancetest.Partner{{
-			ID: partner.ID.String(), EntityName: "Acme", AdministrativeEmailAddress: "ops@acme.example",
+			ID: partner.ID, EntityName: "Acme", AdministrativeEmailAddress: "ops@acme.example",
 			Country: "CA", Status: "PENDING_ONBOARDING", Type: "LIMITED",
 		}}, srv.Partners())
-		assert.Equal(t, []insurancetest.Event{{ID: event.ID.String(), EventName: "Summit", EventStartDate: "2027-06-01", EventEndDate: "2027-06-02"}}, srv.Events())
+		assert.Equal(t, []insurancetest.Event{{ID: event.ID, EventName: "Summit", EventStartDate: "2027-06-01", EventEndDate: "2027-06-02"}}, srv.Events())
 	})
 }
 

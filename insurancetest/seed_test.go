@@ -53,14 +53,14 @@ func seededRun(t *testing.T, opts ...insurancetest.Option) [][2]string {
 		EntityName: "Acme", AdministrativeEmailAddress: "ops@acme.example", Country: insurance.CountryUS, Website: "https://acme.example",
 	})
 	require.NoError(t, err)
-	add("onboarded partner", partner.ID.String())
+	add("onboarded partner", partner.ID)
 	event, err := client.CreateEvent(ctx, &insurance.CreateEventRequest{
 		EventName: "Summit", EventStartDate: insurance.NewDate(2027, time.June, 1), EventEndDate: insurance.NewDate(2027, time.June, 2),
 	})
 	require.NoError(t, err)
-	add("event", event.ID.String())
-	assert.Equal(t, uuid.Version(4), partner.ID.Version(), "a seeded uuid is still a version 4 uuid")
-	assert.Equal(t, uuid.Version(4), event.ID.Version())
+	add("event", event.ID)
+	assert.Equal(t, uuid.Version(4), uuid.MustParse(partner.ID).Version(), "a seeded uuid is still a version 4 uuid")
+	assert.Equal(t, uuid.Version(4), uuid.MustParse(event.ID).Version())
 	return ids
 }
 

@@ -32,8 +32,9 @@ func forAgency(t *testing.T, srv *insurancetest.Server, tel *telemetry, parent *
 }
 
 // A platform's clients derived per agency, instrumented with the agency as an
-// attribute, make one span per call (the parent's instrumentation is replaced, not
-// added to), each carrying its agency; their metric points are split by agency.
+// attribute, make one span per call (the parent's instrumentation makes it, the
+// agency's adds its attribute), each carrying its agency; their metric points are
+// split by agency.
 func TestDerivedClientsCarryTheirAttributes(t *testing.T) {
 	srv := newSandbox(t)
 	tel := newTelemetry()
@@ -148,4 +149,22 @@ func TestTwoInstrumentsEachEndTheirOwnSpan(t *testing.T) {
 	}
 	assert.Equal(t, first.onlySpan(t).SpanContext().SpanID(), second.onlySpan(t).Parent().SpanID(),
 		"the second call span nests in the first")
+}
+
+// Instrument given to one call, with the same providers, tags that call's span and
+// metric points: still one span.
+func TestInstrumentGivenToACallAddsItsAttributes(t *testing.T) {
+	srv := newSandbox(t)
+	tel := newTelemetry()
+	client := srv.Client(tel.instrument())
+
+	_, err := client.ListProducts(context.Background(), tel.instrument(insuranceotel.WithAttributes(attribute.String(agencyKey, "a9"))))
+	require.NoError(t, err)
+
+	span := tel.onlySpan(t)
+	assert.Equal(t, "a9", attrs(span.Attributes())[agencyKey])
+	points := tel.collect(t)["http.client.request.duration"].Data.(metricdata.Histogram[float64]).DataPoints
+	require.Len(t, points, 1)
+	agency, _ := points[0].Attributes.Value(agencyKey)
+	assert.Equal(t, "a9", agency.AsString())
 }

@@ -31,8 +31,11 @@
 // a status code (the conventions leave the description empty then).
 //
 // Each attempt carries the span's context, in a traceparent header and in its
-// request's context: an attempt span from a tracing transport (otelhttp through
-// insurance.WithHTTPClient) nests under the call's span.
+// request's context: an attempt span from a tracing transport nests under the call's
+// span. Give such a transport (otelhttp.NewTransport) with
+// insurance.WithAttemptMiddleware, which keeps the SDK's pools and guarantees beneath
+// it, not with insurance.WithHTTPClient, whose opaque transports lose some (see its
+// doc).
 //
 // # error.type
 //
@@ -78,18 +81,15 @@
 //
 // A platform that acts for many partners (travel agencies, say) derives a Client per
 // agency from one Client with (*insurance.Client).With, sharing its pools and retry
-// budget. Instrument given to With replaces the parent's instrumentation, so each
-// call is still one span (observers given to With replace all the parent's: give
-// again any other Observer it had); WithAttributes tags that span and the call's
-// metric points with the agency:
+// budget. Observers given to With are added to the parent's, so Instrument given to
+// With meets the parent's instrumentation on every call: each call is still one span,
+// made by the parent's instrumentation (its providers and propagator), to which the
+// attributes given to the later Instrument are added. WithAttributes so tags each
+// call's span and metric points with the agency:
 //
 //	agency, err := platform.With(
 //		insurance.WithCredentials(agencyID, agencySecret),
-//		insuranceotel.Instrument(
-//			insuranceotel.WithTracerProvider(tp),
-//			insuranceotel.WithMeterProvider(mp),
-//			insuranceotel.WithAttributes(attribute.String("partner.agency", agencyName)),
-//		),
+//		insuranceotel.Instrument(insuranceotel.WithAttributes(attribute.String("partner.agency", agencyName))),
 //	)
 //
 // Each agency is then a series of its own in every metric: name agencies, not
@@ -111,6 +111,7 @@ import (
 	"context"
 	"net/http"
 	"net/url"
+	"reflect"
 	"slices"
 	"time"
 
@@ -175,6 +176,8 @@ func Instrument(opts ...Option) insurance.Option {
 		metric.WithDescription("Retries of insurance calls that the client's retry budget refused."))
 	handle(err)
 	return insurance.WithObserver(&observer{
+		tracerProvider: cfg.tracerProvider,
+		meterProvider:  cfg.meterProvider,
 		tracer: cfg.tracerProvider.Tracer(ScopeName,
 			trace.WithInstrumentationVersion(insurance.Version), trace.WithSchemaURL(semconv.SchemaURL)),
 		propagator: cfg.propagator,
@@ -195,26 +198,41 @@ func handle(err error) {
 
 // observer is the insurance.Observer that Instrument installs.
 type observer struct {
-	tracer     trace.Tracer
-	propagator propagation.TextMapPropagator
-	duration   httpconv.ClientRequestDuration
-	retries    metric.Int64Counter
-	refused    metric.Int64Counter
-	attrs      []attribute.KeyValue // WithAttributes', on every span and data point
+	tracerProvider trace.TracerProvider
+	meterProvider  metric.MeterProvider
+	tracer         trace.Tracer
+	propagator     propagation.TextMapPropagator
+	duration       httpconv.ClientRequestDuration
+	retries        metric.Int64Counter
+	refused        metric.Int64Counter
+	attrs          []attribute.KeyValue // WithAttributes', on every span and data point
 }
 
-// callKey keys an observer's own call state in the call's context: another observer,
-// a second Instrument among them, may put its own state there after ours.
-type callKey struct{ observer *observer }
+// ownKey keys an observer's own call state in the call's context.
+type ownKey struct{ observer *observer }
+
+// openKey keys the state of the last span an observer of this package opened for
+// the call: an observer after it with the same providers (Instrument given again,
+// to With or to the call) adds its attributes to that span and its metrics instead
+// of making a second span.
+type openKey struct{}
 
 type callState struct {
+	owner *observer
+	call  insurance.CallInfo
 	span  trace.Span
 	start time.Time
 	attrs []attribute.KeyValue // the call's metric attributes, from callAttrs
 }
 
-// StartCall starts the call's span.
+// StartCall starts the call's span, or adds the attributes given to WithAttributes
+// to the one an observer with the same providers started.
 func (o *observer) StartCall(ctx context.Context, call insurance.CallInfo) context.Context {
+	if st, ok := ctx.Value(openKey{}).(*callState); ok && st.call == call && st.owner.sameProviders(o) {
+		st.span.SetAttributes(o.attrs...)
+		st.attrs = append(st.attrs, o.attrs...)
+		return ctx
+	}
 	common := append(callAttrs(call), o.attrs...)
 	name, attrs := call.Method+" "+call.Route, slices.Clone(common)
 	if !knownMethods[call.Method] {
@@ -225,17 +243,34 @@ func (o *observer) StartCall(ctx context.Context, call insurance.CallInfo) conte
 		attrs = append(attrs, semconv.URLFull(call.URL)) // span only: for Do, one value per path given
 	}
 	ctx, span := o.tracer.Start(ctx, name, trace.WithSpanKind(trace.SpanKindClient), trace.WithAttributes(attrs...))
-	return context.WithValue(ctx, callKey{o}, &callState{span: span, start: time.Now(), attrs: common})
+	st := &callState{owner: o, call: call, span: span, start: time.Now(), attrs: common}
+	return context.WithValue(context.WithValue(ctx, ownKey{o}, st), openKey{}, st)
+}
+
+// sameProviders reports whether o and other send to the same tracer and meter
+// providers with the same propagator.
+func (o *observer) sameProviders(other *observer) bool {
+	return same(o.tracerProvider, other.tracerProvider) && same(o.meterProvider, other.meterProvider) &&
+		same(o.propagator, other.propagator)
+}
+
+// same compares two values that may not be comparable (a provider of the caller's
+// own type), as unequal when they are not.
+func same(a, b any) bool {
+	t := reflect.TypeOf(a)
+	return t != nil && t == reflect.TypeOf(b) && t.Comparable() && a == b
 }
 
 // StartAttempt sends the trace context with the attempt.
-func (o *observer) StartAttempt(ctx context.Context, _ int, setHeader func(key, value string)) {
-	o.propagator.Inject(ctx, headerSetter(setHeader))
+func (o *observer) StartAttempt(ctx context.Context, attempt insurance.AttemptInfo) {
+	if _, ok := ctx.Value(ownKey{o}).(*callState); ok {
+		o.propagator.Inject(ctx, headerSetter(attempt.SetHeader))
+	}
 }
 
 // EndCall records how the call ended and ends its span.
 func (o *observer) EndCall(ctx context.Context, _ insurance.CallInfo, result insurance.CallResult) {
-	st, ok := ctx.Value(callKey{o}).(*callState)
+	st, ok := ctx.Value(ownKey{o}).(*callState)
 	if !ok {
 		return
 	}

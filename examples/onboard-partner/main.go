@@ -42,13 +42,18 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 	}
 	defer closeEnv()
 
-	partner, err := env.Backend.OnboardPartner(ctx, &insurance.OnboardPartnerRequest{
+	req := &insurance.OnboardPartnerRequest{
 		EntityName:                 *name,
 		AdministrativeEmailAddress: *email,
 		Country:                    insurance.Country(*country),
 		Website:                    *website,
-		TravelRetailer:             *travelRetailer,
+	}
+	flags.Visit(func(f *flag.Flag) { // sent only when given: -travel-retailer=false sends false
+		if f.Name == "travel-retailer" {
+			req.TravelRetailer = insurance.Bool(*travelRetailer)
+		}
 	})
+	partner, err := env.Backend.OnboardPartner(ctx, req)
 	var invalid *insurance.ValidationError
 	switch {
 	case errors.As(err, &invalid):

@@ -96,7 +96,7 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 		AdministrativeEmailAddress: "admin@acme.example",
 		Country:                    insurance.CountryUS,
 		Website:                    "https://acme.example",
-		TravelRetailer:             true,
+		TravelRetailer:             insurance.Bool(true),
 	})
 	if err != nil {
 		return fmt.Errorf("onboarding a partner: %w", err)

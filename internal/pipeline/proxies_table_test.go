@@ -105,7 +105,7 @@ func (attemptCounter) StartCall(ctx context.Context, _ insurance.CallInfo) conte
 	return ctx
 }
 
-func (attemptCounter) StartAttempt(context.Context, int, func(key, value string)) {}
+func (attemptCounter) StartAttempt(context.Context, insurance.AttemptInfo) {}
 
 func (attemptCounter) EndCall(ctx context.Context, _ insurance.CallInfo, result insurance.CallResult) {
 	if r, ok := ctx.Value(callRecordKey{}).(*callRecord); ok {

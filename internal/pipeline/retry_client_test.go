@@ -320,8 +320,8 @@ type attemptNumbers struct{}
 func (attemptNumbers) StartCall(ctx context.Context, _ insurance.CallInfo) context.Context {
 	return ctx
 }
-func (attemptNumbers) StartAttempt(_ context.Context, attempt int, setHeader func(string, string)) {
-	setHeader(attemptHeader, strconv.Itoa(attempt))
+func (attemptNumbers) StartAttempt(_ context.Context, attempt insurance.AttemptInfo) {
+	attempt.SetHeader(attemptHeader, strconv.Itoa(attempt.Number))
 }
 func (attemptNumbers) EndCall(context.Context, insurance.CallInfo, insurance.CallResult) {}
 

@@ -170,7 +170,7 @@ func TestHTTP1OverTLSStillConnectsInParallel(t *testing.T) {
 type extraSends struct{ n atomic.Int32 }
 
 func (e *extraSends) StartCall(ctx context.Context, _ insurance.CallInfo) context.Context { return ctx }
-func (e *extraSends) StartAttempt(context.Context, int, func(key, value string))          {}
+func (e *extraSends) StartAttempt(context.Context, insurance.AttemptInfo)                 {}
 func (e *extraSends) EndCall(_ context.Context, _ insurance.CallInfo, r insurance.CallResult) {
 	e.n.Add(int32(r.Attempts - 1))
 }

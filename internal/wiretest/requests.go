@@ -34,7 +34,7 @@ func FullTravelQuote() *insurance.TravelQuoteRequest {
 			CoverageType:         insurance.CoverageBasic,
 		},
 		QuoteID:    "q_123",
-		EmailQuote: true,
+		EmailQuote: insurance.Bool(true),
 		Language:   "en",
 		Currency:   "USD",
 	}
@@ -75,9 +75,9 @@ func FullTuitionPurchase() *insurance.TuitionPurchaseRequest {
 				AccountNumber: BankAccount, AccountType: "checking", AccountOwnerType: "individual", Country: "US",
 			},
 			Token:            "tok_ok",
-			SaveForFutureUse: true,
+			SaveForFutureUse: insurance.Bool(true),
 		},
-		Subscription: true,
+		Subscription: insurance.Bool(true),
 	}
 }
 
@@ -96,7 +96,7 @@ func FullOnboardPartner() *insurance.OnboardPartnerRequest {
 		City:                       "Toronto",
 		State:                      "ON",
 		PostalCode:                 "M5V 2T6",
-		TravelRetailer:             true,
+		TravelRetailer:             insurance.Bool(true),
 		Country:                    insurance.CountryCA,
 		Website:                    "https://acme.example",
 		BankAccount: &insurance.PartnerBankAccount{

@@ -38,6 +38,9 @@ const (
 // BasicHeader is the Authorization header of ClientID and ClientSecret.
 var BasicHeader = "Basic " + base64.StdEncoding.EncodeToString([]byte(ClientID+":"+ClientSecret))
 
+// Credentials gives a Client ClientID and ClientSecret.
+var Credentials = insurance.WithCredentials(ClientID, ClientSecret)
+
 // FastRetries keeps retry tests quick.
 var FastRetries = insurance.WithRetryWait(time.Millisecond, 4*time.Millisecond)
 
