@@ -3,7 +3,6 @@ package sandbox_test
 import (
 	"encoding/json"
 	"net/http"
-	"net/http/httptest"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -14,30 +13,26 @@ import (
 
 // TestStatusFaultsAnswerAsDocumented: a status fault with no Body answers, from 400
 // up, the JSON error body the document allows, with an X-Request-Id; below 400, an
-// empty body; a Body and Header are sent as given.
+// empty body; a Body and Header are sent as given. (contract/sandbox checks the JSON
+// error bodies against api/openapi.yaml.)
 func TestStatusFaultsAnswerAsDocumented(t *testing.T) {
 	tests := []struct {
 		name        string
 		fault       sandbox.Fault
 		contentType string
 		body        string // "" for a JSON error body of the fault's status
-		documented  bool   // the document allows the answer
 	}{
-		{"a bare 503", sandbox.Fault{Times: 1, Status: 503}, "application/json", "", true},
-		{"a bare 429 with Retry-After", sandbox.Fault{Times: 1, Status: 429, Header: http.Header{"Retry-After": {"2"}}}, "application/json", "", true},
-		{"a bare 500", sandbox.Fault{Times: 1, Status: 500}, "application/json", "", true},
-		{"a bare 204", sandbox.Fault{Times: 1, Status: 204}, "", "-", false},
-		{"a proxy's page", sandbox.Fault{Times: 1, Status: 502, Body: "<html>bad gateway</html>", Header: http.Header{"Content-Type": {"text/html"}}}, "text/html", "<html>bad gateway</html>", false},
+		{"a bare 503", sandbox.Fault{Times: 1, Status: 503}, "application/json", ""},
+		{"a bare 429 with Retry-After", sandbox.Fault{Times: 1, Status: 429, Header: http.Header{"Retry-After": {"2"}}}, "application/json", ""},
+		{"a bare 500", sandbox.Fault{Times: 1, Status: 500}, "application/json", ""},
+		{"a bare 204", sandbox.Fault{Times: 1, Status: 204}, "", "-"},
+		{"a proxy's page", sandbox.Fault{Times: 1, Status: 502, Body: "<html>bad gateway</html>", Header: http.Header{"Content-Type": {"text/html"}}}, "text/html", "<html>bad gateway</html>"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			h := newSandboxHarness(t)
-			require.NoError(t, h.sandbox.Inject("GET /v1/products", tt.fault))
-			req := h.basic("GET", "/v1/products", "")
-			in, err := h.contract.CheckRequest(req)
-			require.NoError(t, err)
-			rec := httptest.NewRecorder()
-			h.sandbox.ServeHTTP(rec, req.Request())
+			s := newSandbox()
+			require.NoError(t, s.Inject("GET /v1/products", tt.fault))
+			rec := serveBasic(s, "GET", "/v1/products", "")
 
 			assert.Equal(t, tt.fault.Status, rec.Code)
 			assert.NotEmpty(t, rec.Header().Get("X-Request-Id"))
@@ -62,9 +57,6 @@ func TestStatusFaultsAnswerAsDocumented(t *testing.T) {
 				assert.Empty(t, rec.Body.String())
 			default:
 				assert.Equal(t, tt.body, rec.Body.String())
-			}
-			if tt.documented {
-				assert.NoError(t, h.contract.CheckResponse(in, rec.Code, rec.Header(), rec.Body.Bytes()))
 			}
 		})
 	}

@@ -14,6 +14,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -72,8 +73,8 @@ func NewLoopbackClient(t *testing.T, url string, opts ...insurance.Option) *insu
 	return c
 }
 
-// Sent is what a mock server saw of one request. It has contracttest.Sent's fields,
-// so that one converts to the other.
+// Sent is what a mock server saw of one request. It has the fields of contracttest.Sent
+// (in the module contract/), so that one converts to the other.
 type Sent struct {
 	Method string
 	Path   string
@@ -123,18 +124,18 @@ func (r *Recorder) Requests() []Sent {
 	return append([]Sent(nil), r.requests...)
 }
 
-// Fixture is the wire fixture name of the module's testdata/wire, whichever package's
-// test reads it.
+// Fixture is the wire fixture name of the SDK module's testdata/wire, whichever
+// package's test reads it, in the SDK's module or in a module nested in it (contract/).
 func Fixture(t testing.TB, name string) string {
 	t.Helper()
 	dir, err := os.Getwd()
 	require.NoError(t, err)
-	for { // up to the module's root
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
+	for { // up to the SDK module's root
+		if mod, err := os.ReadFile(filepath.Join(dir, "go.mod")); err == nil && strings.HasPrefix(string(mod), "module github.com/partnerinsure/insurance-go\n") {
 			break
 		}
 		parent := filepath.Dir(dir)
-		require.NotEqual(t, dir, parent, "no go.mod above the test's directory")
+		require.NotEqual(t, dir, parent, "no go.mod of the SDK's module above the test's directory")
 		dir = parent
 	}
 	b, err := os.ReadFile(filepath.Join(dir, "testdata", "wire", name))

@@ -1,4 +1,4 @@
-package insurance_test
+package contract_test
 
 import (
 	"maps"
@@ -10,7 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/partnerinsure/insurance-go"
-	"github.com/partnerinsure/insurance-go/internal/contracttest"
+	"github.com/partnerinsure/insurance-go/contract/internal/contracttest"
 	"github.com/partnerinsure/insurance-go/internal/wiretest"
 )
 

@@ -1,11 +1,11 @@
-package insurance_test
+package contract_test
 
 // api/openapi.yaml is the referee between the SDK, the sandbox and the interface. This
-// file checks the SDK against it, with internal/contracttest: every request a test
-// inspects (only, fixtures_test.go), the answers the SDK's tests decode, and a one-to-one map
-// between the Client's endpoint methods and the document's operations.
-// internal/sandbox/contract_test.go checks the sandbox's answers. kin-openapi is imported
-// by internal/contracttest, which only _test.go files import: it is no dependency of the SDK.
+// file checks the SDK against it, with internal/contracttest: the answers the SDK's tests
+// decode, and a one-to-one map between the Client's endpoint methods and the
+// document's operations. requests_test.go checks every request the SDK's own tests
+// inspect; sandbox/ checks the sandbox's answers. The validator (kin-openapi) is a
+// dependency of this module only, never of the SDK's.
 
 import (
 	"context"
@@ -20,7 +20,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/partnerinsure/insurance-go"
-	"github.com/partnerinsure/insurance-go/internal/contracttest"
+	"github.com/partnerinsure/insurance-go/contract/internal/contracttest"
 	"github.com/partnerinsure/insurance-go/internal/wiretest"
 )
 

@@ -20,7 +20,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/partnerinsure/insurance-go/internal/contracttest"
+	"github.com/partnerinsure/insurance-go/contract/internal/contracttest"
 	"github.com/partnerinsure/insurance-go/internal/sandbox"
 )
 
@@ -175,6 +175,12 @@ func (h *sandboxHarness) create(req sent, status int, field string) string {
 	return value
 }
 
+// faulted is a products request, the next answer to which is fault.
+func (h *sandboxHarness) faulted(fault sandbox.Fault) sent {
+	require.NoError(h.t, h.sandbox.Inject("GET /v1/products", fault))
+	return h.basic("GET", "/v1/products", "")
+}
+
 // Records a case starts from.
 
 func (h *sandboxHarness) travelQuote() string {
@@ -233,6 +239,11 @@ func TestSandboxFollowsTheDocument(t *testing.T) {
 		{"products", func(h *sandboxHarness) sent { return h.basic("GET", "/v1/products", "") }, 200, allowed},
 		{"products without credentials: 401", func(h *sandboxHarness) sent { return h.anonymous("GET", "/v1/products", "") }, 401, refusedAuth},
 		{"products with only the client id: 401", func(h *sandboxHarness) sent { return h.clientID("GET", "/v1/products", "") }, 401, refusedAuth},
+		{"products under an injected 503", func(h *sandboxHarness) sent { return h.faulted(sandbox.Fault{Times: 1, Status: 503}) }, 503, allowed},
+		{"products under an injected 429 with Retry-After", func(h *sandboxHarness) sent {
+			return h.faulted(sandbox.Fault{Times: 1, Status: 429, Header: http.Header{"Retry-After": {"2"}}})
+		}, 429, allowed},
+		{"products under an injected 500", func(h *sandboxHarness) sent { return h.faulted(sandbox.Fault{Times: 1, Status: 500}) }, 500, allowed},
 
 		// Travel quote.
 		{"travel quote created with Basic", func(h *sandboxHarness) sent { return h.basic("POST", "/v1/quote/travel", travelQuoteBody) }, 201, allowed},
@@ -250,6 +261,12 @@ func TestSandboxFollowsTheDocument(t *testing.T) {
 		{"travel quote of an unknown quote: 400", func(h *sandboxHarness) sent {
 			return h.basic("POST", "/v1/quote/travel", strings.Replace(travelQuoteBody, `"currency": "USD"`, `"currency": "USD", "quote_id": "q_unknown"`, 1))
 		}, 400, allowed},
+		{"travel quote with a misspelt field: 400", func(h *sandboxHarness) sent {
+			return h.basic("POST", "/v1/quote/travel", `{"curency": "USD"}`)
+		}, 400, refusedSchema},
+		{"travel quote with a misspelt customer field: 400", func(h *sandboxHarness) sent {
+			return h.basic("POST", "/v1/quote/travel", `{"customer": {"emial_address": "ada@example.com"}}`)
+		}, 400, refusedSchema},
 		{"travel quote whose trip cost is text: 400", func(h *sandboxHarness) sent {
 			return h.basic("POST", "/v1/quote/travel", `{"policy_attributes": {"trip_cost": "a lot"}}`)
 		}, 400, refusedSchema},

@@ -1,11 +1,11 @@
-// Package contracttest is for tests only: it loads the OpenAPI documents in api/ into
-// kin-openapi's validator and checks requests and answers against them, for the SDK's
-// tests (contract_test.go) and the sandbox's (internal/sandbox/contract_test.go) alike.
+// Package contracttest is for the contract module's tests only: it loads the OpenAPI
+// documents in api/ into kin-openapi's validator and checks requests and answers against
+// them, for the SDK's tests (contract/sdk_test.go) and the sandbox's
+// (contract/sandbox/) alike.
 //
-// No package the SDK ships imports it, so kin-openapi stays out of every partner's
-// build: only _test.go files import this package, and `go list -deps` of the SDK and of
-// insurancetest does not list kin-openapi. It is a package, not a _test.go file, only
-// because test files of two packages cannot share code otherwise.
+// It lives in the module contract/, not in the SDK's: kin-openapi and its graph stay
+// out of the SDK's go.mod, so out of every partner's go.sum (scripts/partner-gosum.sh
+// checks it).
 package contracttest
 
 import (

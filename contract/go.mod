@@ -1,0 +1,27 @@
+module github.com/partnerinsure/insurance-go/contract
+
+go 1.26
+
+require (
+	github.com/getkin/kin-openapi v0.152.0
+	github.com/jarcoal/httpmock v1.4.2
+	github.com/partnerinsure/insurance-go v0.3.0
+	github.com/stretchr/testify v1.12.1
+)
+
+require (
+	github.com/go-openapi/jsonpointer v0.22.5 // indirect
+	github.com/go-openapi/swag/jsonname v0.25.5 // indirect
+	github.com/google/uuid v1.6.0 // indirect
+	github.com/gorilla/mux v1.8.0 // indirect
+	github.com/hashicorp/go-cleanhttp v0.5.2 // indirect
+	github.com/hashicorp/go-retryablehttp v0.7.8 // indirect
+	github.com/kr/pretty v0.3.1 // indirect
+	github.com/oasdiff/yaml v0.1.1 // indirect
+	github.com/oasdiff/yaml3 v0.0.14 // indirect
+	github.com/santhosh-tekuri/jsonschema/v6 v6.0.3 // indirect
+	go.yaml.in/yaml/v3 v3.0.5 // indirect
+	golang.org/x/text v0.28.0 // indirect
+)
+
+replace github.com/partnerinsure/insurance-go => ../
