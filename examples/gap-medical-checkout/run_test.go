@@ -6,7 +6,6 @@ import (
 	"io"
 	"net/http"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -16,24 +15,6 @@ import (
 	"github.com/partnerinsure/insurance-go"
 	"github.com/partnerinsure/insurance-go/examples/internal/cli/clitest"
 )
-
-// syncBuffer is a strings.Builder the program and the test may use at once.
-type syncBuffer struct {
-	mu  sync.Mutex
-	buf strings.Builder
-}
-
-func (b *syncBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-func (b *syncBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.String()
-}
 
 // serve runs the program as `go run` would with args, until the test ends, and
 // returns the URL it prints and a function that stops it.
@@ -69,7 +50,7 @@ func serve(t *testing.T, errOut io.Writer, args ...string) (url string, stop fun
 // TestRunServesTheCheckout runs the program as `go run` would, on a free port, and
 // signs in on the page it prints.
 func TestRunServesTheCheckout(t *testing.T) {
-	var stderr syncBuffer
+	var stderr clitest.Buffer
 	url, stop := serve(t, &stderr, "-addr", "127.0.0.1:0")
 	resp, page := signIn(t, browser(t), strings.TrimSuffix(url, "/"), "ada@example.com")
 	assert.Equal(t, http.StatusOK, resp.StatusCode)
@@ -81,7 +62,7 @@ func TestRunServesTheCheckout(t *testing.T) {
 // TestRunWarnsBeyondLoopback: on an address other machines reach, anyone could have
 // secrets minted with the partner's credentials: the program says so on stderr.
 func TestRunWarnsBeyondLoopback(t *testing.T) {
-	var stderr syncBuffer
+	var stderr clitest.Buffer
 	_, stop := serve(t, &stderr, "-addr", ":0")
 	stop()
 	assert.True(t, strings.HasPrefix(stderr.String(), "warning: "), stderr.String())

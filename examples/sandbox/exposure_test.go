@@ -7,32 +7,14 @@ import (
 	"net/http"
 	"runtime"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"github.com/partnerinsure/insurance-go"
+	"github.com/partnerinsure/insurance-go/examples/internal/cli/clitest"
 )
-
-// syncBuffer is a bytes.Buffer the command and the test may use at once.
-type syncBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (b *syncBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-func (b *syncBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.String()
-}
 
 // TestSeedBeyondLoopbackWarns: seeded credentials are predictable, so -seed with an
 // address other machines reach prints a warning on standard error; on loopback, or
@@ -49,7 +31,7 @@ func TestSeedBeyondLoopbackWarns(t *testing.T) {
 		{"no seed on every interface", []string{"-addr", ":0"}, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			var stderr syncBuffer
+			var stderr clitest.Buffer
 			_, stop := startTo(t, &stderr, tc.args...)
 			require.NoError(t, stop())
 			if !tc.warn {
