@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # The examples against api/openapi.yaml as Prism reads it (issue 21), run by .ci/run
-# after `npm ci` in .ci/npm:
+# after `npm ci --ignore-scripts` in .ci/npm:
 #
 #  1. the sandbox (examples/sandbox) behind `prism proxy --errors`: the quickstart,
-#     the command-line examples and the gap-medical checkout's backend (its page's two
-#     calls made with curl) run through the proxy, and Prism must report no violation
+#     the command-line examples and the gap-medical checkout's backend (signed in with
+#     its form's POST and CSRF token, then its page's two calls made with curl) run
+#     through the proxy, and Prism must report no violation
 #     of the document, requests or answers, errors (402) included; one injected 503
 #     fault must pass too, as the JSON error the document allows. examples/mocking
 #     runs its own in-process sandbox, with faults, so it is not run here;
@@ -106,7 +107,18 @@ free_port && checkout_port=$port
 "$work/gap-medical-checkout" -addr "127.0.0.1:$checkout_port" -component-url "$sandbox_url/sandbox/gap-medical.js" >"$work/checkout.log" 2>&1 &
 pids+=($!)
 wait_port "$checkout_port" || { cat "$work/checkout.log"; exit 1; }
-page=$(curl -sS --fail-with-body "http://127.0.0.1:$checkout_port/checkout?email=ada@example.com")
+# As a browser does: the sign-in page sets the CSRF cookie and puts its token in the
+# form; the form's POST returns both, and only then is a customer secret minted.
+checkout_url=http://127.0.0.1:$checkout_port
+sign_in=$(curl -sS --fail-with-body -c "$work/checkout.cookies" "$checkout_url/")
+csrf_token=$(sed -n 's/.*name="csrf_token" value="\([^"]*\)".*/\1/p' <<<"$sign_in")
+if [ -z "$csrf_token" ]; then
+  echo "the sign-in page holds no CSRF token:" >&2
+  echo "$sign_in" >&2
+  exit 1
+fi
+page=$(curl -sS --fail-with-body -b "$work/checkout.cookies" --data-urlencode "email=ada@example.com" \
+  --data-urlencode "csrf_token=$csrf_token" "$checkout_url/checkout")
 customer_secret=$(sed -n 's/.*secret: "\([^"]*\)".*/\1/p' <<<"$page")
 coverage_start=$(sed -n 's/.*coverageStart: "\([^"]*\)".*/\1/p' <<<"$page")
 if [ -z "$customer_secret" ] || [ -z "$coverage_start" ]; then

@@ -19,6 +19,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chromedp/cdproto/log"
 	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
 )
@@ -87,10 +88,13 @@ func TestCheckoutInARealBrowser(t *testing.T) {
 	})
 }
 
-// openCheckout loads the checkout page and waits for the component's quote.
+// openCheckout signs in as a customer does (the sign-in form posts the email with its
+// CSRF token) and waits for the component's quote on the checkout page.
 func openCheckout(baseURL, email string) chromedp.Tasks {
 	return chromedp.Tasks{
-		chromedp.Navigate(baseURL + "checkout?email=" + email),
+		chromedp.Navigate(baseURL),
+		chromedp.SetValue(`input[name="email"]`, email, chromedp.ByQuery),
+		chromedp.Click(`button[type="submit"]`, chromedp.ByQuery),
 		chromedp.WaitVisible(`insurance-gap-medical[data-quote-id]`, chromedp.ByQuery),
 	}
 }
@@ -146,15 +150,22 @@ func newBrowser(t *testing.T) context.Context {
 	return ctx
 }
 
-// newTab opens a tab with a time limit, logging the page's uncaught exceptions.
+// newTab opens a tab with a time limit, failing the test on the page's uncaught
+// exceptions and on anything its Content-Security-Policy refused (the page's own
+// script and the component must run under it).
 func newTab(t *testing.T, browser context.Context) context.Context {
 	t.Helper()
 	ctx, cancel := chromedp.NewContext(browser)
 	ctx, cancelTimeout := context.WithTimeout(ctx, 30*time.Second)
 	t.Cleanup(func() { cancelTimeout(); cancel() })
 	chromedp.ListenTarget(ctx, func(ev any) {
-		if e, ok := ev.(*runtime.EventExceptionThrown); ok {
+		switch e := ev.(type) {
+		case *runtime.EventExceptionThrown:
 			t.Errorf("page exception: %s", e.ExceptionDetails.Error())
+		case *log.EventEntryAdded:
+			if strings.Contains(e.Entry.Text, "Content Security Policy") {
+				t.Errorf("the page's Content-Security-Policy refused something: %s", e.Entry.Text)
+			}
 		}
 	})
 	return ctx

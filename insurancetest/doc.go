@@ -20,7 +20,17 @@
 // with card numbers, account numbers and verification codes masked, the partner's
 // client id it carried (ClientID), and the status
 // answered (0 when a fault dropped the connection). A request is logged by the time
-// its caller has an answer or a broken connection. Policies, Quotes, Partners and
+// its caller has an answer or a broken connection.
+//
+// What the log holds is bounded, whoever sends the requests (a page in a browser can
+// send them to examples/sandbox): the sandbox reads a body only once it knows the
+// request is for an endpoint, by its method, with the credentials it takes, so a
+// request to an unknown route or without valid credentials is logged without its
+// body. Of a body it reads, the log keeps the first 64 KiB (BodyTruncated says when
+// there was more), and of the path and headers 8 KiB (HeaderTruncated). The values
+// under "number", "verification", "account_number" and "ach_account_number" are
+// masked whatever the case of the key ("Number", "NUMBER"), as encoding/json matches
+// a key to a field; a body that is not JSON has every digit masked. Policies, Quotes, Partners and
 // Events list the records the sandbox holds; a policy and a quote say whose they
 // are (ClientID).
 //

@@ -42,11 +42,19 @@ type Request struct {
 	// its place is never shown); empty otherwise, and for a Bearer customer secret.
 	ClientID string
 	// Header holds the request's headers but Authorization, Proxy-Authorization,
-	// x-api-client-id and Cookie.
+	// x-api-client-id and Cookie, within 8 KiB with the path.
 	Header http.Header
+	// HeaderTruncated is true when the path was cut (at 4 KiB) or headers left out
+	// (past 8 KiB, in name order).
+	HeaderTruncated bool
 	// Body is the body as received, with card numbers, account numbers and
-	// verification codes masked.
+	// verification codes masked (under those keys in any case: "Number" too), and
+	// cut at 64 KiB. It is empty for a request whose body the sandbox did not read:
+	// one to no endpoint, by the wrong method, or without valid credentials.
 	Body []byte
+	// BodyTruncated is true when Body holds only the first 64 KiB of the masked
+	// body.
+	BodyTruncated bool
 	// StatusCode is what the sandbox answered; 0 when a fault dropped the connection
 	// or the caller gave up during a Delay.
 	StatusCode int

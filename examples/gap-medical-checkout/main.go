@@ -7,11 +7,21 @@
 // header and turns the card into a payment token, and the page buys with
 // "Authorization: Bearer <customer secret>".
 //
+// The customer secret is minted only when the sign-in form is posted with the CSRF
+// token the form was served with (csrf.go): never on a GET, which a link or an image
+// on any site can send. Every page is sent with a Content-Security-Policy that runs
+// scripts only from the component's origin and the page's own script (by a nonce
+// drawn per answer), and forbids framing the pages (guard.go).
+//
 // Run it, then open the printed URL:
 //
 //	go run ./examples/gap-medical-checkout
 //
 // With no configuration it uses the in-process sandbox and its stand-in component.
+// It listens on 127.0.0.1: anyone who reaches it can sign in with any email and have
+// a secret minted with the partner's credentials, so on any other address (-addr
+// :8090) it prints a line starting "warning:" to standard error. A real app puts its
+// own sign-in, and TLS, in front.
 package main
 
 import (
@@ -37,10 +47,11 @@ client-side purchase flow in a real browser: open the URL it prints. The page ge
 a short-lived customer secret, never the partner's client secret.`
 
 func main() {
-	cli.ExitOnError("gap-medical-checkout", run(context.Background(), os.Args[1:], os.Stdout))
+	cli.ExitOnError("gap-medical-checkout", run(context.Background(), os.Args[1:], os.Stdout, os.Stderr))
 }
 
-func run(ctx context.Context, args []string, out io.Writer) error {
+// run serves the checkout until ctx ends; what to open goes to out, warnings to errOut.
+func run(ctx context.Context, args []string, out, errOut io.Writer) error {
 	flags := flag.NewFlagSet("gap-medical-checkout", flag.ContinueOnError)
 	addr := flags.String("addr", "127.0.0.1:8090", "address to serve the checkout on")
 	secretTTL := flags.Duration("secret-ttl", 15*time.Minute, "sandbox only: lifetime of customer secrets")
@@ -53,6 +64,11 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 		return err
 	}
 	defer ln.Close() // on the early returns; Serve closes it too
+	if !connect.Loopback(ln.Addr()) {
+		fmt.Fprintf(errOut, "warning: the checkout listens on %s, which other machines can reach: whoever reaches it "+
+			"can sign in with any email and have a customer secret minted with your partner credentials "+
+			"(put your own sign-in and TLS in front, or listen on 127.0.0.1)\n", ln.Addr())
+	}
 	origin := "http://" + ln.Addr().String()
 
 	env, closeEnv, err := connect.Open(out, insurancetest.WithAllowedOrigins(origin), insurancetest.WithSecretTTL(*secretTTL))

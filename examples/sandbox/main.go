@@ -12,6 +12,13 @@
 //
 //	go run ./examples/sandbox -seed 42
 //
+// Seeded secrets are predictable: with -seed and an -addr other than loopback (":8080"
+// listens on every interface) it prints a line starting "warning:" to standard error.
+// Whoever can reach the port can send requests, pages a browser opens included (a form
+// can post to it from any site): its request log keeps an entry for each, but no body
+// of a request to an unknown route or without valid credentials, and 64 KiB of any
+// other (see package insurancetest).
+//
 // Behaviour, controls and test values are documented in package insurancetest; the
 // controls are described by api/sandbox.yaml, served at /sandbox/sandbox.yaml.
 package main
@@ -45,7 +52,7 @@ package insurancetest (go doc ./insurancetest); the controls in OpenAPI at
 /sandbox/sandbox.yaml.`
 
 func main() {
-	cli.ExitOnError("sandbox", run(context.Background(), os.Args[1:], os.Stdout))
+	cli.ExitOnError("sandbox", run(context.Background(), os.Args[1:], os.Stdout, os.Stderr))
 }
 
 // options are what the command line sets.
@@ -86,7 +93,8 @@ func parseFlags(args []string, out io.Writer) (*options, error) {
 	return &opts, nil
 }
 
-func run(ctx context.Context, args []string, out io.Writer) error {
+// run serves the sandbox until ctx ends; the settings go to out, warnings to errOut.
+func run(ctx context.Context, args []string, out, errOut io.Writer) error {
 	opts, err := parseFlags(args, out)
 	if err != nil {
 		return err
@@ -95,6 +103,11 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 	ln, err := net.Listen("tcp", opts.addr)
 	if err != nil {
 		return err
+	}
+	if opts.sandbox.Seed != nil && !connect.Loopback(ln.Addr()) {
+		fmt.Fprintf(errOut, "warning: with -seed, the credentials and customer secrets repeat from run to run, "+
+			"and %s is reachable from other machines: whoever knows or guesses the seed can call this sandbox "+
+			"as its partners (listen on 127.0.0.1, or drop -seed)\n", ln.Addr())
 	}
 	srv := &http.Server{Handler: sb, ReadHeaderTimeout: 10 * time.Second}
 	printStartup(out, sb, ln.Addr(), opts.sandbox)

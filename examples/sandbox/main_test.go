@@ -23,12 +23,18 @@ import (
 // returns its outcome.
 func start(t *testing.T, args ...string) (startup []string, stop func() error) {
 	t.Helper()
+	return startTo(t, io.Discard, args...)
+}
+
+// startTo is start with the command's standard error going to errOut.
+func startTo(t *testing.T, errOut io.Writer, args ...string) (startup []string, stop func() error) {
+	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	t.Cleanup(cancel)
 	pr, pw := io.Pipe()
 	done := make(chan error, 1)
 	go func() {
-		done <- run(ctx, args, pw)
+		done <- run(ctx, args, pw, errOut)
 		pw.Close()
 	}()
 	lines := bufio.NewScanner(pr)
@@ -91,7 +97,7 @@ func TestPrintsItsPid(t *testing.T) {
 // mistake exits 2.
 func TestHelp(t *testing.T) {
 	clitest.CheckHelp(t, "sandbox", func(args []string, out io.Writer) error {
-		return run(t.Context(), args, out)
+		return run(t.Context(), args, out, io.Discard)
 	}, "sandbox serves the insurance sandbox on a port", "process id", "-client-id string", "INSURANCE_BASE_URL")
 }
 
@@ -129,7 +135,7 @@ func TestAllowOriginAndAuthTable(t *testing.T) {
 }
 
 func TestAllowOriginRefusesWhatIsNotAnOrigin(t *testing.T) {
-	err := run(t.Context(), []string{"-allow-origin", "127.0.0.1:8090"}, io.Discard)
+	err := run(t.Context(), []string{"-allow-origin", "127.0.0.1:8090"}, io.Discard, io.Discard)
 	assert.ErrorContains(t, err, "want an origin such as http://127.0.0.1:8090")
 }
 
@@ -200,6 +206,6 @@ func TestSeedRepeatsIDs(t *testing.T) {
 }
 
 func TestSeedRefusesWhatIsNotAnInteger(t *testing.T) {
-	err := run(t.Context(), []string{"-seed", "forty-two"}, io.Discard)
+	err := run(t.Context(), []string{"-seed", "forty-two"}, io.Discard, io.Discard)
 	assert.ErrorContains(t, err, `want an integer, not "forty-two"`)
 }

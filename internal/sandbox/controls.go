@@ -151,22 +151,25 @@ func (s *Sandbox) injectControl(body []byte, _ string) (int, any, error) {
 
 // loggedRequest is a logged request as JSON, its body as text.
 type loggedRequest struct {
-	Method     string      `json:"method"`
-	Path       string      `json:"path"`
-	Auth       string      `json:"auth"`
-	ClientID   string      `json:"client_id"`
-	Header     http.Header `json:"header"`
-	Body       string      `json:"body"`
-	StatusCode int         `json:"status_code"`
-	ReceivedAt time.Time   `json:"received_at"`
-	Warning    string      `json:"warning,omitempty"`
+	Method          string      `json:"method"`
+	Path            string      `json:"path"`
+	Auth            string      `json:"auth"`
+	ClientID        string      `json:"client_id"`
+	Header          http.Header `json:"header"`
+	HeaderTruncated bool        `json:"header_truncated"`
+	Body            string      `json:"body"`
+	BodyTruncated   bool        `json:"body_truncated"`
+	StatusCode      int         `json:"status_code"`
+	ReceivedAt      time.Time   `json:"received_at"`
+	Warning         string      `json:"warning,omitempty"`
 }
 
 func (s *Sandbox) requestsControl([]byte, string) (int, any, error) {
 	logged := s.Requests()
 	out := make([]loggedRequest, 0, len(logged))
 	for _, q := range logged {
-		out = append(out, loggedRequest{q.Method, q.Path, q.Auth, q.ClientID, q.Header, string(q.Body), q.StatusCode, q.ReceivedAt, q.Warning})
+		out = append(out, loggedRequest{q.Method, q.Path, q.Auth, q.ClientID, q.Header, q.HeaderTruncated,
+			string(q.Body), q.BodyTruncated, q.StatusCode, q.ReceivedAt, q.Warning})
 	}
 	return http.StatusOK, map[string]any{"requests": out}, nil
 }

@@ -2,43 +2,101 @@ package sandbox
 
 import (
 	"bytes"
-	"encoding/json"
-	"io"
+	"maps"
 	"net/http"
-	"regexp"
+	"slices"
 	"strings"
 	"time"
+)
+
+// Limits of the request log, beside MaxRecords (its count of entries). They bound
+// what a request can make the sandbox hold, whoever sends it: examples/sandbox may
+// be reached by any page a browser on the machine opens.
+const (
+	// MaxLoggedBodyBytes is how much of a body the log keeps: the first bytes of
+	// the masked body; BodyTruncated says when there were more.
+	MaxLoggedBodyBytes = 64 << 10
+	// MaxLoggedHeaderBytes is how much of a request's path and headers the log
+	// keeps (names and values): a path longer than half of it is cut, and the
+	// headers that do not fit (in name order) are left out; HeaderTruncated says so.
+	MaxLoggedHeaderBytes = 8 << 10
 )
 
 // Request is one request of the interface the sandbox received. It never holds a
 // secret: the auth scheme only, no credential header, and card numbers, account
 // numbers and verification codes masked in the body.
+//
+// Every request has an entry, but only a request the sandbox reads has a body: one
+// to an endpoint of the interface, by its method, with the credentials it takes. The
+// body of a request to an unknown route, or without valid credentials, is neither
+// read nor kept.
 type Request struct {
-	Method     string
-	Path       string
-	Auth       string // "basic", "client-id", "bearer", "none"; schemes joined with "+" when several
-	ClientID   string // the known partner client id it carried (Basic, else x-api-client-id); "" otherwise
-	Header     http.Header
-	Body       []byte
-	StatusCode int // 0 until answered, and when dropped or abandoned
-	ReceivedAt time.Time
-	Warning    string // what the answer's WarningHeader said, if anything
+	Method          string
+	Path            string
+	Auth            string // "basic", "client-id", "bearer", "none"; schemes joined with "+" when several
+	ClientID        string // the known partner client id it carried (Basic, else x-api-client-id); "" otherwise
+	Header          http.Header
+	HeaderTruncated bool // the path was cut, or headers left out, at MaxLoggedHeaderBytes
+	Body            []byte
+	BodyTruncated   bool // Body is the first MaxLoggedBodyBytes of a longer (masked) body
+	StatusCode      int  // 0 until answered, and when dropped or abandoned
+	ReceivedAt      time.Time
+	Warning         string // what the answer's WarningHeader said, if anything
 }
 
-// record logs a request as it arrives, before any fault applies to it.
+// record logs a request as it arrives, before any fault applies to it, with body,
+// the body read (nil when it was not).
 func (s *Sandbox) record(r *http.Request, body []byte) *Request {
-	entry := &Request{
-		Method: r.Method, Path: r.URL.Path, Auth: authScheme(r.Header),
-		Header: withoutCredentials(r.Header), Body: maskBody(body), ReceivedAt: s.Now(),
-	}
+	entry := &Request{Method: r.Method, Auth: authScheme(r.Header), ReceivedAt: s.Now()}
+	entry.Path, entry.Header, entry.HeaderTruncated = loggedHead(r)
+	entry.Body, entry.BodyTruncated = loggedBody(body)
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	entry.ClientID = s.carriedClientID(r)
 	s.log = append(s.log, entry)
 	if len(s.log) > MaxRecords {
-		s.log = s.log[len(s.log)-MaxRecords:]
+		s.log[0] = nil // the array keeps its first slots until append moves it
+		s.log = s.log[1:]
 	}
 	return entry
+}
+
+// loggedBody is body masked and cut at MaxLoggedBodyBytes, in memory of its own: a
+// slice of the body read would keep all of it.
+func loggedBody(body []byte) (logged []byte, truncated bool) {
+	if len(body) == 0 {
+		return nil, false
+	}
+	masked := maskBody(body)
+	if len(masked) > MaxLoggedBodyBytes {
+		return bytes.Clone(masked[:MaxLoggedBodyBytes]), true
+	}
+	return bytes.Clone(masked), false
+}
+
+// loggedHead is r's path and its headers without credentials, within
+// MaxLoggedHeaderBytes.
+func loggedHead(r *http.Request) (path string, header http.Header, truncated bool) {
+	path = r.URL.Path
+	if len(path) > MaxLoggedHeaderBytes/2 {
+		path, truncated = path[:MaxLoggedHeaderBytes/2], true
+	}
+	budget := MaxLoggedHeaderBytes - len(path)
+	header = http.Header{}
+	for _, name := range slices.Sorted(maps.Keys(r.Header)) {
+		if credentialHeaders[http.CanonicalHeaderKey(name)] {
+			continue
+		}
+		for _, v := range r.Header[name] {
+			if len(name)+len(v) > budget {
+				truncated = true
+				continue
+			}
+			budget -= len(name) + len(v)
+			header[name] = append(header[name], v)
+		}
+	}
+	return path, header, truncated
 }
 
 // carriedClientID is the client id r carried, in its Basic credentials or else its
@@ -116,134 +174,5 @@ func authScheme(h http.Header) string {
 	return strings.Join(schemes, "+")
 }
 
-// withoutCredentials copies h without the headers that carry credentials.
-func withoutCredentials(h http.Header) http.Header {
-	out := h.Clone()
-	for _, k := range []string{"Authorization", "Proxy-Authorization", "X-Api-Client-Id", "Cookie"} {
-		out.Del(k)
-	}
-	return out
-}
-
-// sensitiveKeys are the JSON keys whose values are masked in a logged body: card
-// numbers and verification codes, bank and ACH account numbers.
-var sensitiveKeys = map[string]bool{
-	"number": true, "verification": true, "account_number": true, "ach_account_number": true,
-}
-
-// maskBody returns body as received but for the values of sensitiveKeys, masked
-// (every string and number within them, however nested). A body that is not one JSON
-// value (malformed, cut at the size limit) has every digit masked instead: a
-// verification code or a spaced card number may be anywhere in it.
-func maskBody(body []byte) []byte {
-	if holdsNoSensitiveKey(body) {
-		return body
-	}
-	spans, ok := sensitiveSpans(body)
-	if !ok {
-		return anyDigit.ReplaceAll(body, []byte("*"))
-	}
-	var out bytes.Buffer
-	last := 0
-	for _, sp := range spans {
-		out.Write(body[last:sp.start])
-		raw := strings.Trim(string(body[sp.start:sp.end]), `"`)
-		masked, _ := json.Marshal(mask(raw))
-		out.Write(masked)
-		last = sp.end
-	}
-	out.Write(body[last:])
-	return out.Bytes()
-}
-
-var anyDigit = regexp.MustCompile(`[0-9]`)
-
-// quotedSensitiveKeys are sensitiveKeys as they stand in JSON text.
-var quotedSensitiveKeys = func() [][]byte {
-	var keys [][]byte
-	for k := range sensitiveKeys {
-		keys = append(keys, []byte(`"`+k+`"`))
-	}
-	return keys
-}()
-
-// holdsNoSensitiveKey reports, cheaply, a body that maskBody would return unchanged:
-// one valid JSON value in which no sensitive key can stand, not even spelt with
-// escapes. Most bodies are such; the others take the full walk.
-func holdsNoSensitiveKey(body []byte) bool {
-	if bytes.IndexByte(body, '\\') >= 0 || !json.Valid(body) {
-		return false
-	}
-	for _, k := range quotedSensitiveKeys {
-		if bytes.Contains(body, k) {
-			return false
-		}
-	}
-	return true
-}
-
-// mask keeps the last four characters of a long value, and nothing of a short one.
-func mask(v string) string {
-	if len(v) < 8 {
-		return strings.Repeat("*", len(v))
-	}
-	return strings.Repeat("*", len(v)-4) + v[len(v)-4:]
-}
-
-type span struct{ start, end int }
-
-// sensitiveSpans finds where the string and number values under sensitiveKeys lie in
-// a JSON body; ok is false when body is not one JSON value.
-func sensitiveSpans(body []byte) (spans []span, ok bool) {
-	dec := json.NewDecoder(bytes.NewReader(body))
-	type frame struct{ object, wantKey, masked bool }
-	var stack []frame
-	key := ""
-	values := 0 // top-level values: a body is one
-	for {
-		before := int(dec.InputOffset())
-		tok, err := dec.Token()
-		if err != nil {
-			return spans, err == io.EOF && values == 1 && len(stack) == 0
-		}
-		top := len(stack) - 1
-		if top < 0 {
-			if values++; values > 1 {
-				return nil, false
-			}
-		}
-		// A value is masked when it is under a sensitive key, or within a container
-		// that is.
-		isValue := top >= 0 && !(stack[top].object && stack[top].wantKey)
-		masked := isValue && (stack[top].masked || (stack[top].object && sensitiveKeys[key]))
-		if d, isDelim := tok.(json.Delim); isDelim {
-			switch d {
-			case '{', '[':
-				stack = append(stack, frame{object: d == '{', wantKey: d == '{', masked: masked})
-			default:
-				if stack = stack[:top]; top > 0 && stack[top-1].object {
-					stack[top-1].wantKey = true
-				}
-			}
-			continue
-		}
-		if !isValue {
-			if top >= 0 { // a key
-				key, _ = tok.(string)
-				stack[top].wantKey = false
-			}
-			continue
-		}
-		if stack[top].object {
-			stack[top].wantKey = true
-		}
-		switch tok.(type) {
-		case string, json.Number, float64:
-			if masked {
-				end := int(dec.InputOffset())
-				start := end - len(bytes.TrimLeft(body[before:end], " \t\r\n:,"))
-				spans = append(spans, span{start, end})
-			}
-		}
-	}
-}
+// credentialHeaders are the headers the log leaves out: they carry credentials.
+var credentialHeaders = map[string]bool{"Authorization": true, "Proxy-Authorization": true, "X-Api-Client-Id": true, "Cookie": true}

@@ -1,36 +1,17 @@
 package sandbox
 
 import (
+	"bytes"
 	"net/http"
+	"net/http/httptest"
+	"runtime"
+	"strings"
 	"testing"
+	"weak"
 
 	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
-
-func TestMaskBodyKeepsTheBodyButItsSecrets(t *testing.T) {
-	for _, tc := range []struct{ name, in, want string }{
-		{"card", `{"payment_method":{"card":{"name":"Ada","number":"4242424242424242","verification":"123"}}}`,
-			`{"payment_method":{"card":{"name":"Ada","number":"************4242","verification":"***"}}}`},
-		{"spacing kept", "{ \"number\" :\n \"4000000000000002\" , \"x\": 1 }", "{ \"number\" :\n \"************0002\" , \"x\": 1 }"},
-		{"a number as a JSON number", `{"account_number":123456789012}`, `{"account_number":"********9012"}`},
-		{"bank and ACH accounts", `{"bank_account":{"account_number":"000123456789","routing_number":"110000000"},"x":[{"ach_account_number":"000987654321"}]}`,
-			`{"bank_account":{"account_number":"********6789","routing_number":"110000000"},"x":[{"ach_account_number":"********4321"}]}`},
-		{"a container under a sensitive key: everything in it", `{"number":["4242424242424242",{"x":"123"}],"b":"number"}`, `{"number":["************4242",{"x":"***"}],"b":"number"}`},
-		{"null and booleans untouched", `{"number":null,"verification":true}`, `{"number":null,"verification":true}`},
-		{"values of other keys untouched", `{"quote_id":"4242424242424242"}`, `{"quote_id":"4242424242424242"}`},
-		{"no sensitive key: the body as sent", `{"customer":{"email_address":"a@b.example"},"trip_cost":2500}`, `{"customer":{"email_address":"a@b.example"},"trip_cost":2500}`},
-		{"a sensitive key spelt with an escape", `{"numb\u0065r":"4242424242424242"}`, `{"numb\u0065r":"************4242"}`},
-		{"not JSON: every digit masked", `card=4242 4242 4242 4242&cvc=123`, `card=**** **** **** ****&cvc=***`},
-		{"JSON cut short: every digit masked", `{"card":{"number":"4242 4242 4242 4242","verification":"123"}},`, `{"card":{"number":"**** **** **** ****","verification":"***"}},`},
-		{"JSON then junk: treated as not JSON", `{"number":"1"} 4242424242424242`, `{"number":"*"} ****************`},
-		{"keys are never masked", `{"number":{"number":"12"}}`, `{"number":{"number":"**"}}`},
-		{"empty", ``, ``},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			assert.Equal(t, tc.want, string(maskBody([]byte(tc.in))))
-		})
-	}
-}
 
 func TestAuthScheme(t *testing.T) {
 	for want, header := range map[string]http.Header{
@@ -43,4 +24,59 @@ func TestAuthScheme(t *testing.T) {
 	} {
 		assert.Equal(t, want, authScheme(header))
 	}
+}
+
+func TestLoggedBodyIsCutAt64KiBInMemoryOfItsOwn(t *testing.T) {
+	body := []byte(`{"number":"4242424242424242","x":"` + strings.Repeat("y", MaxLoggedBodyBytes) + `"}`)
+	logged, truncated := loggedBody(body)
+	assert.True(t, truncated)
+	assert.Len(t, logged, MaxLoggedBodyBytes)
+	assert.Equal(t, MaxLoggedBodyBytes, cap(logged), "a slice of the body read would keep all of it")
+	assert.True(t, bytes.HasPrefix(logged, []byte(`{"number":"************4242","x":"yyy`)), "masked, then cut")
+
+	logged, truncated = loggedBody([]byte(`{"x":1}`))
+	assert.False(t, truncated)
+	assert.Equal(t, `{"x":1}`, string(logged))
+	logged, truncated = loggedBody(nil)
+	assert.False(t, truncated)
+	assert.Nil(t, logged)
+}
+
+func TestLoggedHeadKeeps8KiBWithoutCredentials(t *testing.T) {
+	r := httptest.NewRequest("POST", "/v1/events", nil)
+	r.Header = http.Header{
+		"Authorization": {"Basic YTpi"}, "Cookie": {"c=1"}, "X-Api-Client-Id": {"ci"}, "Proxy-Authorization": {"p"},
+		"A-Big": {strings.Repeat("b", MaxLoggedHeaderBytes)}, "Content-Type": {"application/json"}, "Z-Last": {"z"},
+	}
+	path, header, truncated := loggedHead(r)
+	assert.Equal(t, "/v1/events", path)
+	assert.True(t, truncated)
+	assert.Equal(t, http.Header{"Content-Type": {"application/json"}, "Z-Last": {"z"}}, header)
+
+	r = httptest.NewRequest("GET", "/"+strings.Repeat("p", MaxLoggedHeaderBytes), nil)
+	path, _, truncated = loggedHead(r)
+	assert.True(t, truncated)
+	assert.Len(t, path, MaxLoggedHeaderBytes/2)
+
+	r = httptest.NewRequest("GET", "/v1/products", nil)
+	r.Header = http.Header{"Accept": {"application/json"}}
+	path, header, truncated = loggedHead(r)
+	assert.False(t, truncated)
+	assert.Equal(t, "/v1/products", path)
+	assert.Equal(t, r.Header, header)
+}
+
+// TestTheLogForgetsTheOldestEntries: past MaxRecords the oldest entry goes, and the
+// log's array does not keep it.
+func TestTheLogForgetsTheOldestEntries(t *testing.T) {
+	s := New(Config{})
+	first := weak.Make(s.record(httptest.NewRequest("GET", "/first", nil), nil))
+	for range MaxRecords {
+		s.record(httptest.NewRequest("GET", "/nope", nil), nil)
+	}
+	require.Len(t, s.log, MaxRecords)
+	assert.Equal(t, "/nope", s.log[0].Path)
+	runtime.GC()
+	assert.Nil(t, first.Value(), "the forgotten entry is still held")
+	runtime.KeepAlive(s)
 }

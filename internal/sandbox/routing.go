@@ -118,12 +118,22 @@ func (s *Sandbox) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 
 // serveInterface answers a request of the interface: logs it, applies the fault
 // injected for its route, if any, and handles it.
+//
+// Who may send the request is decided before its body is read: the body of a request
+// to no endpoint, by the wrong method, or without the endpoint's valid credentials is
+// not read (net/http discards a little of it, or closes the connection after the
+// answer), so it costs the sandbox no memory, and the log keeps no body for it. A body
+// that is read is read up to MaxBodyBytes.
 func (s *Sandbox) serveInterface(w http.ResponseWriter, r *http.Request) {
 	ep, known := endpointAt(r.URL.Path)
 	if known && s.cors(w, r, ep) {
 		return // a preflight, answered
 	}
-	body, readErr := readRequestBody(r)
+	c, refused := s.admit(r, ep, known)
+	var body []byte
+	if refused == nil {
+		body, refused = readRequestBody(r)
+	}
 	entry := s.record(r, body)
 	w = &answerRecorder{ResponseWriter: w, sandbox: s, entry: entry}
 
@@ -131,7 +141,7 @@ func (s *Sandbox) serveInterface(w http.ResponseWriter, r *http.Request) {
 	if fault != nil && !fault.Process && s.applyFault(w, r, fault) {
 		return
 	}
-	status, answer, warning, err := s.handle(r, ep, known, body, readErr)
+	status, answer, warning, err := s.handle(r, ep, c, body, refused)
 	if warning != "" {
 		w.Header().Set(WarningHeader, warning)
 		s.mu.Lock()
@@ -148,22 +158,26 @@ func (s *Sandbox) serveInterface(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, status, answer)
 }
 
-// handle runs the endpoint: route, method, auth, body (its Content-Type, then its
-// fields), then its handler. warning
-// names the fields of an open body the sandbox accepted without reading them.
-func (s *Sandbox) handle(r *http.Request, ep endpoint, known bool, body []byte, readErr error) (status int, answer any, warning string, err error) {
+// admit decides whether the request is one the sandbox reads: to an endpoint of the
+// interface, by its method, with the credentials it takes. It returns who called, or
+// the error to answer: route, then method, then auth.
+func (s *Sandbox) admit(r *http.Request, ep endpoint, known bool) (caller, error) {
 	switch {
 	case !known:
-		return 0, nil, "", &apiError{status: http.StatusNotFound, code: "not_found", message: "no endpoint " + r.URL.Path}
+		return caller{}, &apiError{status: http.StatusNotFound, code: "not_found", message: "no endpoint " + r.URL.Path}
 	case r.Method != ep.method:
-		return 0, nil, "", &apiError{status: http.StatusMethodNotAllowed, code: "method_not_allowed", message: r.URL.Path + " takes " + ep.method}
+		return caller{}, &apiError{status: http.StatusMethodNotAllowed, code: "method_not_allowed", message: r.URL.Path + " takes " + ep.method}
 	}
-	c, err := s.authenticate(r, ep.auth)
-	if err != nil {
-		return 0, nil, "", err
-	}
-	if readErr != nil {
-		return 0, nil, "", readErr
+	return s.authenticate(r, ep.auth)
+}
+
+// handle runs the endpoint for a request admit let in and whose body could be read
+// (else refused is the error to answer): its body (its Content-Type, then its
+// fields), then its handler. warning names the fields of an open body the sandbox
+// accepted without reading them.
+func (s *Sandbox) handle(r *http.Request, ep endpoint, c caller, body []byte, refused error) (status int, answer any, warning string, err error) {
+	if refused != nil {
+		return 0, nil, "", refused
 	}
 	if ep.body != nil {
 		if err := checkContentType(r, body); err != nil {

@@ -11,7 +11,8 @@
 // (a body is JSON), answers.go (the error body), store.go, ids.go (random or seeded
 // ids); then one file per resource: products.go, quotes.go, purchases.go, secrets.go,
 // partners.go, events.go, with wire.go for the request bodies they decode. Around them: faults.go
-// (injected failures), log.go (the request log), records.go (the records tests read),
+// (injected failures), log.go (the request log and its bounds), mask.go (what it
+// masks in a body), records.go (the records tests read),
 // and controls.go (the /sandbox/ controls).
 package sandbox
 

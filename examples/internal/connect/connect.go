@@ -78,3 +78,11 @@ func Serve(ctx context.Context, srv *http.Server, ln net.Listener) error {
 	}
 	return nil
 }
+
+// Loopback reports whether addr, where a program listens, is reachable from this
+// machine only (127.0.0.0/8 or ::1). Every interface (":8080") is not: other
+// machines, and pages a browser opens, may reach it.
+func Loopback(addr net.Addr) bool {
+	tcp, ok := addr.(*net.TCPAddr)
+	return ok && tcp.IP.IsLoopback()
+}

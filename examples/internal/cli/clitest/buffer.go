@@ -1,0 +1,27 @@
+package clitest
+
+import (
+	"strings"
+	"sync"
+)
+
+// Buffer collects what a program running in a goroutine writes (to its standard
+// error, say) while the test reads it.
+type Buffer struct {
+	mu  sync.Mutex
+	buf strings.Builder
+}
+
+// Write appends p.
+func (b *Buffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+// String returns what was written so far.
+func (b *Buffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
+}
