@@ -61,7 +61,9 @@ func TestBuyTuitionCoverWithMockRecordsEachOutcome(t *testing.T) {
 		want:  []error{ErrCardDeclined},
 		state: Failed, sentAgain: true, again: ErrCardDeclined,
 	}, {
-		name:  "422: the quote is no longer for sale",
+		// The SDK says a pending or active policy exists for the quote; the service
+		// passes the error on (the caller can match insurance.ErrQuoteUnavailable).
+		name:  "422: the quote is gone, the error passed on",
 		err:   &insurance.APIError{StatusCode: 422, Method: "POST", Path: "/v1/purchase/tuition", Code: "quote_unavailable"},
 		want:  []error{insurance.ErrQuoteUnavailable},
 		state: Failed, sentAgain: true, again: insurance.ErrQuoteUnavailable,
