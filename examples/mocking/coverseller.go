@@ -10,11 +10,20 @@ import (
 )
 
 // This file is the partner's own code: a small service that sells cover for a school
-// trip booking. It records every purchase before it calls the insurer
+// trip booking. It calls the insurer through Insurer, its own interface over the SDK's
+// client (insurer.go), records every purchase before it calls the insurer
 // (purchases.go) and settles the ones whose outcome it could not learn
-// (reconcile.go). Its tests (coverseller_test.go, reconcile_test.go) show the two ways
-// to test such code: the insurancetest sandbox, whose faults, request log and clock
-// reach every failure path, and httpmock through WithHTTPClient.
+// (reconcile.go). Its tests show the three ways to test such code, each for its own
+// kind of test:
+//
+//   - a mock of Insurer (coverseller_mock_test.go, with mock_insurer_test.go as
+//     mockery generates it): unit tests of the service's own logic about outcomes,
+//     fast and without HTTP, with any error the SDK can return built as the SDK
+//     builds it (an *insurance.APIError or *insurance.RequestError);
+//   - httpmock through insurance.WithHTTPClient (coverseller_test.go): what the SDK
+//     sends for the service, and how it maps the raw answers you script;
+//   - the insurancetest sandbox (coverseller_test.go, reconcile_test.go): flows and
+//     failure paths end to end, with its faults, request log and fake time.
 
 // Errors the partner's service reports to its callers.
 var (
@@ -35,11 +44,21 @@ type Booking struct {
 
 // CoverSeller sells trip, tuition and gap-medical cover through the insurance SDK.
 type CoverSeller struct {
-	Insurance *insurance.Client
+	// Insurance is the insurer: an *insurance.Client, or a fake in tests.
+	Insurance Insurer
 	// Purchases records each purchase before the insurer is called. Required to buy.
 	Purchases PurchaseLog
 	// CallTimeout bounds each call to the insurer (0: only the caller's context).
 	CallTimeout time.Duration
+}
+
+// insurer returns the Insurer to call. Without one it returns a nil
+// *insurance.Client, which refuses every call with an error rather than panicking.
+func (s *CoverSeller) insurer() Insurer {
+	if s.Insurance == nil {
+		return (*insurance.Client)(nil)
+	}
+	return s.Insurance
 }
 
 // bounded gives one call to the insurer its CallTimeout.
@@ -54,7 +73,7 @@ func (s *CoverSeller) bounded(ctx context.Context) (context.Context, context.Can
 func (s *CoverSeller) QuoteTrip(ctx context.Context, b *Booking) (premium float64, err error) {
 	ctx, cancel := s.bounded(ctx)
 	defer cancel()
-	quote, err := s.Insurance.QuoteTravel(ctx, &insurance.TravelQuoteRequest{
+	quote, err := s.insurer().QuoteTravel(ctx, &insurance.TravelQuoteRequest{
 		QuoteID:  b.QuoteID,
 		Customer: insurance.Customer{EmailAddress: b.CustomerEmail},
 		PolicyAttributes: insurance.TravelPolicyAttributes{
@@ -95,7 +114,7 @@ func (s *CoverSeller) BuyTuitionCover(ctx context.Context, quoteID string, card 
 	}
 	callCtx, cancel := s.bounded(ctx)
 	defer cancel()
-	policy, err := s.Insurance.PurchaseTuition(callCtx, &insurance.TuitionPurchaseRequest{
+	policy, err := s.insurer().PurchaseTuition(callCtx, &insurance.TuitionPurchaseRequest{
 		QuoteID:       quoteID,
 		PaymentMethod: insurance.PaymentMethod{Card: &card},
 	})
@@ -147,7 +166,7 @@ func (s *CoverSeller) finish(ctx context.Context, p Purchase, policy *insurance.
 func (s *CoverSeller) StartCheckout(ctx context.Context, email string) (customerSecret string, err error) {
 	ctx, cancel := s.bounded(ctx)
 	defer cancel()
-	secret, err := s.Insurance.CreateCustomerSecret(ctx, email)
+	secret, err := s.insurer().CreateCustomerSecret(ctx, email)
 	if err != nil {
 		return "", fmt.Errorf("starting the checkout: %w", err)
 	}
@@ -174,7 +193,7 @@ func (s *CoverSeller) FinishCheckout(ctx context.Context, customerSecret string,
 	}
 	callCtx, cancel := s.bounded(ctx)
 	defer cancel()
-	policy, err := s.Insurance.PurchaseGapMedical(callCtx, customerSecret, &insurance.GapMedicalPurchaseRequest{
+	policy, err := s.insurer().PurchaseGapMedical(callCtx, customerSecret, &insurance.GapMedicalPurchaseRequest{
 		QuoteID: c.QuoteID, PaymentMethod: insurance.PaymentMethod{Token: paymentToken},
 	})
 	return s.finish(ctx, p, policy, err)

@@ -1,11 +1,23 @@
 // Command mocking is a small partner service, CoverSeller, and the reference for
-// testing partner code against the SDK: read coverseller_test.go, which tests every
-// failure path (declined card, quote already bought, a 503 on a purchase, a
-// connection dropped after the policy was issued, a timeout on one route, an expired
-// checkout) with the insurancetest sandbox alone, in fake time where time matters,
-// and shows the httpmock way too; and reconcile_test.go, which settles purchases of
-// unknown outcome as docs/outcome-unknown.md describes. Run it to see the service
-// work against the in-process sandbox:
+// testing partner code against the SDK. Its tests show the three ways, each for the
+// test it fits:
+//
+//   - A mock of Insurer, the service's own interface over the client (insurer.go:
+//     the five methods it calls, which *insurance.Client satisfies), written with
+//     testify's mock package as mockery generates it (mock_insurer_test.go): for unit
+//     tests of the partner's own logic about outcomes. Fast, no HTTP, and any error
+//     the SDK can return, built as the SDK builds it: coverseller_mock_test.go gives
+//     it a 503 and a deadline of unknown outcome, a 402, a 422 and a 401, and checks
+//     what the service says and records.
+//   - httpmock through insurance.WithHTTPClient (coverseller_test.go): for what the
+//     SDK sends for your code, and how it maps the raw answers you script.
+//   - The insurancetest sandbox (coverseller_test.go, reconcile_test.go): for flows
+//     and failure paths end to end, with its faults (a declined card, a 503 on a
+//     purchase, a connection dropped after the policy was issued, a slow route), its
+//     request log and fake time. reconcile_test.go settles purchases of unknown
+//     outcome as docs/outcome-unknown.md describes.
+//
+// Run it to see the service work against the in-process sandbox:
 //
 //	go run ./examples/mocking
 //	go test ./examples/mocking
@@ -31,8 +43,10 @@ sandbox: a trip quoted, tuition cover declined then bought, then two purchases w
 connection drops after the policy was issued, settled by its reconciliation. It
 needs no configuration and never calls a real service.
 
-Its tests are the reference for testing partner code against the SDK: read
-examples/mocking/coverseller_test.go and run go test ./examples/mocking.`
+Its tests are the reference for testing partner code against the SDK, three
+ways: read examples/mocking/coverseller_mock_test.go (a mock of the service's own
+interface over the client), coverseller_test.go (httpmock, and the sandbox) and
+reconcile_test.go, and run go test ./examples/mocking.`
 
 func main() {
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)

@@ -56,7 +56,7 @@ func (s *CoverSeller) Reconcile(ctx context.Context, grace time.Duration) ([]Pur
 func (s *CoverSeller) policyExists(ctx context.Context, p Purchase) (bool, error) {
 	ctx, cancel := s.bounded(ctx)
 	defer cancel()
-	_, err := s.Insurance.QuoteGapMedical(ctx, &insurance.GapMedicalQuoteRequest{
+	_, err := s.insurer().QuoteGapMedical(ctx, &insurance.GapMedicalQuoteRequest{
 		QuoteID:          p.QuoteID,
 		Customer:         insurance.Customer{EmailAddress: p.CustomerEmail},
 		PolicyAttributes: insurance.GapMedicalPolicyAttributes{CoverageStartDate: p.CoverageStart},
