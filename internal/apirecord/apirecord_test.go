@@ -91,12 +91,14 @@ func TestLinesWriteOneLinePerNameAsGoAPIFilesDo(t *testing.T) {
 		p + "type ID = string",
 		p + "type Kind string",
 		p + "type Number interface { ~int | ~float64 }",
+		p + "type Option func(*unexported)",
 		p + "type Shape interface { Area, Corners }",
 		p + "type Shape interface, Area() float64",
 		p + "type Shape interface, Corners() int",
 		p + "type Square struct",
 		p + "type Square struct, Name string",
 		p + "type Square struct, Side float64",
+		p + "type Square struct, comparable",
 		p + "type Square struct, embedded io.Reader",
 		p + "var ErrFlat error",
 	}, before.Lines)
@@ -116,14 +118,15 @@ func TestMissingNamesEachBreakingChangeAndNoAddition(t *testing.T) {
 		{"removed method", "method (*Square) Grow()"},
 		{"removed interface method", "type Shape interface, Corners() int"},
 		{"interface that lost a method", "type Shape interface { Area, Corners } (now: type Shape interface { Area })"},
+		{"struct that is no longer comparable", "type Square struct, comparable"},
 		{"interface that gained a method", "type Drawer interface { Draw } (now: type Drawer interface { Draw, Erase })"},
 	} {
 		assert.Contains(t, got, tc.want, tc.change)
 	}
-	// Nothing else: not the additions (Volume, Circle, Square.Color, Square.Perimeter,
-	// Drawer.Erase), nor Shrink's value receiver, Map's renamed type parameters or
-	// Version's new value.
-	assert.Len(t, got, 7, "%q", got)
+	// Nothing else: not the additions (Volume, Circle, Square.Color, Square.Tags,
+	// Square.Perimeter, Drawer.Erase), nor Shrink's value receiver, Map's renamed type
+	// parameters, Option's renamed unexported type or Version's new value.
+	assert.Len(t, got, 8, "%q", got)
 }
 
 func TestCheckFailsNamingThePackageAndTheName(t *testing.T) {
@@ -136,7 +139,7 @@ func TestCheckFailsNamingThePackageAndTheName(t *testing.T) {
 	check(ft, "1.0.0", false, []API{after}, []Record{{Package: shapes, File: file}})
 	assert.Contains(t, ft.errors, "shapes: removed or changed since 1.0.0: func Perimeter(float64, float64) float64")
 	assert.Contains(t, ft.errors, "shapes: removed or changed since 1.0.0: type Square struct, Side float64 (now: type Square struct, Side int)")
-	assert.Len(t, ft.errors, 7)
+	assert.Len(t, ft.errors, 8)
 
 	ft = &fakeT{TB: t}
 	check(ft, "1.0.0", false, []API{before}, []Record{{Package: shapes, File: file}})
@@ -163,7 +166,7 @@ func TestRecordOnlyGrows(t *testing.T) {
 
 	ft = &fakeT{TB: t}
 	check(ft, "1.0.0", true, []API{after}, rec)
-	assert.Len(t, ft.errors, 8, "seven breaks, and the record left as it is")
+	assert.Len(t, ft.errors, 9, "eight breaks, and the record left as it is")
 	lines, err = ReadRecord(rec[0].File)
 	require.NoError(t, err)
 	assert.Equal(t, before.Lines, lines, "a record that would lose names is not written")
@@ -190,6 +193,7 @@ func TestNameOfFindsAChangedNameAgain(t *testing.T) {
 		{"pkg p, type Box struct, Items []$0", "type Box, field Items"},
 		{"pkg p, type T struct, embedded *io.Reader", "type T, field Reader"},
 		{"pkg p, type T struct, embedded List[int]", "type T, field List"},
+		{"pkg p, type T struct, comparable", "type T, comparable"},
 		{"pkg p, type I interface { M, N }", "type I"},
 		{"pkg p, type I interface, M(int) error", "type I, method M"},
 		{"pkg p, type ID = string", "type ID"},

@@ -75,6 +75,7 @@ func asValueMethod(line string) string {
 //	method (*T) M(int) error                -> method T.M
 //	type T struct                           -> type T
 //	type T struct, F int                    -> type T, field F
+//	type T struct, comparable               -> type T, comparable
 //	type T struct, embedded *io.Reader      -> type T, field Reader
 //	type T interface, M() error             -> type T, method M
 func nameOf(line string) string {
@@ -90,6 +91,9 @@ func nameOf(line string) string {
 		name := ident(rest)
 		rest = skipBrackets(rest[len(name):])
 		if field, ok := strings.CutPrefix(rest, " struct, "); ok {
+			if field == "comparable" {
+				return "type " + name + ", comparable"
+			}
 			if typ, ok := strings.CutPrefix(field, "embedded "); ok {
 				return "type " + name + ", field " + embeddedName(typ)
 			}

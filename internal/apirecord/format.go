@@ -8,7 +8,8 @@ import (
 )
 
 // printer writes types as the Go distribution's api/ files do: names of other packages
-// qualified by package name (http.Client), names of the recorded package bare, byte
+// qualified by package name (http.Client), names of the recorded package bare (its
+// unexported ones as "unexported"), byte
 // and rune as uint8 and int32, any as interface{}, type parameters as $0, $1, ...
 // by position, other aliases by their names. Each choice makes the text the same
 // whether the package was read from source or from export data, and by either Go.
@@ -99,10 +100,16 @@ func (p printer) writeNamed(b *strings.Builder, t *types.Named) {
 // recorded package's, then its type arguments, or for a generic type not instantiated
 // (the receiver of its methods) its type parameters.
 func (p printer) writeName(b *strings.Builder, obj *types.TypeName, args *types.TypeList, params *types.TypeParamList) {
-	if obj.Pkg() != nil && obj.Pkg() != p.pkg {
-		b.WriteString(obj.Pkg().Name() + ".")
+	switch {
+	case obj.Pkg() == p.pkg && !obj.Exported():
+		// A type of the recorded package that others cannot name (Option
+		// func(*settings) error): renaming it breaks no one.
+		b.WriteString("unexported")
+	case obj.Pkg() != nil && obj.Pkg() != p.pkg:
+		b.WriteString(obj.Pkg().Name() + "." + obj.Name())
+	default:
+		b.WriteString(obj.Name())
 	}
-	b.WriteString(obj.Name())
 	var list []types.Type
 	switch {
 	case args.Len() > 0:

@@ -17,11 +17,13 @@ import (
 //	pkg p, type Client struct
 //	pkg p, type Quote struct, Premium int64
 //	pkg p, type Quote struct, embedded Response
+//	pkg p, type Date struct, comparable
 //	pkg p, method (*Client) Do(context.Context, string, string, interface{}, interface{}) error
 //	pkg p, method (Date) String() string
 //	pkg p, type Observer interface { StartCall }
 //	pkg p, type Observer interface, StartCall(context.Context, CallInfo) context.Context
 //	pkg p, type Country string
+//	pkg p, type Option func(*unexported) error
 //	pkg p, type ID = string
 //
 // A constant's value is left out (Version changes at every release); its type is kept.
@@ -80,6 +82,11 @@ func (w *walker) typeName(obj *types.TypeName) {
 	switch u := named.Underlying().(type) {
 	case *types.Struct:
 		w.emit(decl + " struct")
+		if types.Comparable(named) {
+			// A field of a slice, map or func type added later would break == and
+			// map keys: apidiff's rule.
+			w.emit(head + " struct, comparable")
+		}
 		w.fields(head+" struct, ", u)
 	case *types.Interface:
 		w.emit(decl + " interface { " + strings.Join(w.interfaceSummary(u), ", ") + " }")

