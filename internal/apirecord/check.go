@@ -60,7 +60,7 @@ func check(t testing.TB, since string, record bool, apis []API, records []Record
 		switch {
 		case !record:
 			if added > 0 {
-				t.Logf("%s: %d names not in %s (additions: -record adds them)", api.Name, added, file)
+				t.Logf("%s: additions not yet in %s: %d (-record adds them)", api.Name, file, added)
 			}
 		case len(breaks) > 0:
 			t.Errorf("%s: %s left as it is: a record only grows (delete it to start over)", api.Name, file)
