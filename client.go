@@ -62,6 +62,8 @@ type Client struct {
 	server   CallInfo // ServerAddress and ServerPort of baseURL, for observers
 	settings settings // what it was built from, for With and a call's options
 	pipe     *pipeline.Pipeline
+	pools    *pipeline.Pools  // shared with the clients derived with With
+	budget   *pipeline.Budget // shared too; nil: none
 }
 
 // NewClient returns a Client for the interface at baseURL, for example
@@ -99,7 +101,7 @@ func (c *Client) With(opts ...Option) (*Client, error) {
 	if err := s.apply(opts); err != nil {
 		return nil, err
 	}
-	pools, budget := c.pipe.Pools(), c.pipe.Budget()
+	pools, budget := c.pools, c.budget
 	switch {
 	case s.httpClient != c.settings.httpClient:
 		pools = pipeline.NewPools(s.httpClient, s.recordIdleTimeout, strings.HasPrefix(c.baseURL, "https://"))
@@ -124,7 +126,7 @@ func (c *Client) forCall(opts []Option) (*Client, error) {
 		return nil, err
 	}
 	s.forCall = false
-	return newClient(c.baseURL, s, c.pipe.Pools(), c.pipe.Budget()), nil
+	return newClient(c.baseURL, s, c.pools, c.budget), nil
 }
 
 // errZeroClient is what a Client that no constructor built returns.
@@ -144,7 +146,7 @@ func newClient(base string, s settings, pools *pipeline.Pools, budget *pipeline.
 	if s.userAgentSuffix != "" {
 		userAgent += " " + s.userAgentSuffix
 	}
-	c := &Client{baseURL: base, server: newServerInfo(base), settings: s}
+	c := &Client{baseURL: base, server: newServerInfo(base), settings: s, pools: pools, budget: budget}
 	cfg := pipeline.Config{
 		BaseURL:        base,
 		MaxRetries:     s.maxRetries,
@@ -155,6 +157,7 @@ func newClient(base string, s settings, pools *pipeline.Pools, budget *pipeline.
 		Logger:         s.logger,
 		UserAgent:      userAgent,
 		Middleware:     s.middleware,
+		Decode:         decodeAnswer,
 	}
 	if len(s.observers) > 0 || s.headers != nil {
 		cfg.BeforeAttempt = c.beforeAttempt
@@ -248,7 +251,7 @@ func (c *Client) BaseURL() string {
 // the clients derived from it (or it from) share.
 func (c *Client) CloseIdleConnections() {
 	if c.check() == nil {
-		c.pipe.CloseIdleConnections()
+		c.pools.CloseIdleConnections()
 	}
 }
 

@@ -60,7 +60,7 @@ type APIError struct {
 	Path       string
 	Header     http.Header
 	Body       []byte // raw body, capped at 64 KiB
-	Attempts   int    // how many times the request was sent
+	Attempts   int    // how many attempts the call made (see RequestError.Attempts)
 	// RetryAfter is the answer's Retry-After (delay-seconds or an HTTP date) as the
 	// server sent it, uncapped; 0 when absent. A 429 or 503 whose Retry-After would
 	// end after the context's deadline is returned at once, with RetryAfter set.
@@ -149,6 +149,32 @@ type errorBody struct {
 	Reason    string          `json:"reason"`
 }
 
+// callError maps how the pipeline ended a call to its public error: nil for a 2xx
+// answer, an *APIError for another answer, a *RequestError when none was usable.
+func callError(ep endpoint, res pipeline.Answer, err error) error {
+	if err == nil {
+		if res.StatusCode >= 200 && res.StatusCode <= 299 {
+			return nil
+		}
+		return newAPIError(ep, res)
+	}
+	pe := err.(*pipeline.Error) // Send's only kind of error
+	e := &RequestError{
+		Method: ep.method, Path: ep.path, Attempts: pe.Attempts, Why: pe.Why,
+		StatusCode: res.StatusCode, Header: res.Header, Body: res.Body, // a 2xx whose body failed
+		OutcomeUnknown: ep.class == pipeline.CreatesRecord && pe.MayHaveArrived,
+		BudgetRefused:  pe.BudgetRefused, Err: pe.Err,
+	}
+	if errors.Is(pe.Err, pipeline.ErrResponseTooLarge) {
+		e.Err = ErrResponseTooLarge
+	}
+	if pe.Last != nil {
+		e.LastAnswer = newAPIError(ep, *pe.Last)
+	}
+	return e
+}
+
+// newAPIError is the APIError of a non-2xx answer to a call.
 func newAPIError(ep endpoint, res pipeline.Answer) *APIError {
 	e := &APIError{
 		StatusCode:     res.StatusCode,
@@ -182,10 +208,14 @@ func newAPIError(ep endpoint, res pipeline.Answer) *APIError {
 type RequestError struct {
 	Method string
 	Path   string
-	// Attempts is how many times the request went out, counting net/http's own silent
-	// resends (on a fresh connection when a reused one failed; over HTTP/2 after a
-	// stream was refused, went away or was reset), and attempts that could not
-	// connect.
+	// Attempts is how many attempts the call made. An attempt is one request put on
+	// the wire, or that tried to connect: the first, each retry, and the resend made
+	// at once below a request that failed before an answer, by net/http itself (on a
+	// fresh connection when a reused one failed; over HTTP/2 after a stream was
+	// refused, went away or was reset) or by the SDK over HTTP/1.1 where net/http
+	// would have resent an idempotent request over HTTP/2. A resend shares the
+	// attempt timeout of the request it repeats, and only net/http's own resends are
+	// not announced to Observers (they happen inside net/http).
 	Attempts int
 	// StatusCode and Body are those of a 2xx answer whose body could not be read or
 	// decoded: the body is kept (capped at 16 MiB) so nothing the server said is lost.
@@ -203,7 +233,13 @@ type RequestError struct {
 	// BudgetRefused is true when a retry the retry table allowed was refused by the
 	// Client's retry budget (see WithRetryBudget).
 	BudgetRefused bool
-	Err           error
+	// Why says, in one sentence, where the last request got, from what the SDK saw:
+	// "the body went out and the connection closed before an answer", "nothing could
+	// connect", "the server answered 201 Created, but its body is cut or not JSON".
+	// It is set whenever a request was attempted, and is part of Error's text when
+	// the outcome is unknown: what support staff need to answer "did it go through?".
+	Why string
+	Err error
 }
 
 // budgetRefusedText ends the text of an error whose retry the budget refused.
@@ -231,7 +267,11 @@ func (e *RequestError) Error() string {
 		b.WriteString(budgetRefusedText)
 	}
 	if e.OutcomeUnknown {
-		b.WriteString(" (outcome unknown: check before trying again)")
+		b.WriteString(" (outcome unknown: ")
+		if e.Why != "" {
+			b.WriteString(e.Why + "; ")
+		}
+		b.WriteString("check before trying again)")
 	}
 	return b.String()
 }
@@ -256,32 +296,6 @@ func (e *RequestError) As(target any) bool {
 		return true
 	}
 	return false
-}
-
-func newRequestError(ep endpoint, err error) *RequestError {
-	e := &RequestError{Method: ep.method, Path: ep.path, Err: err}
-	var pe *pipeline.Error
-	if errors.As(err, &pe) {
-		e.Attempts, e.StatusCode, e.Header, e.Body, e.Err = pe.Attempts, pe.StatusCode, pe.Header, pe.Body, pe.Err
-		if errors.Is(pe.Err, pipeline.ErrResponseTooLarge) {
-			e.Err = ErrResponseTooLarge
-		}
-		e.BudgetRefused = pe.BudgetRefused
-		e.OutcomeUnknown = ep.class == pipeline.CreatesRecord && pe.MayHaveArrived
-		if pe.Last != nil {
-			e.LastAnswer = newAPIError(ep, *pe.Last)
-		}
-	}
-	return e
-}
-
-func newDecodeError(ep endpoint, res pipeline.Answer, err error) *RequestError {
-	return &RequestError{
-		Method: ep.method, Path: ep.path, Attempts: res.Attempts,
-		StatusCode: res.StatusCode, Header: res.Header, Body: res.Body,
-		OutcomeUnknown: ep.class == pipeline.CreatesRecord,
-		Err:            err,
-	}
 }
 
 // ValidationError is a local check that failed: nothing was sent. A request with

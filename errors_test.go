@@ -3,7 +3,9 @@ package insurance_test
 import (
 	"context"
 	"errors"
+	"io"
 	"net/http"
+	"net/http/httptest"
 	"strings"
 	"testing"
 
@@ -202,4 +204,33 @@ func TestAFakeBuildsTheSDKsOutcomeUnknownError(t *testing.T) {
 		assert.True(t, apiErr.OutcomeUnknown)
 	}
 	assert.NotErrorIs(t, &insurance.APIError{StatusCode: 503}, insurance.ErrOutcomeUnknown, "unset, it is a definite answer")
+}
+
+// A call that got no usable answer says where its last request got: in Why always,
+// and in the error's text when the outcome is unknown, for whoever reads the log.
+func TestRequestErrorSaysWhy(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		_, _ = io.Copy(io.Discard, r.Body) // asks for a purchase's body, then hangs up
+		conn, _, _ := w.(http.Hijacker).Hijack()
+		_ = conn.Close()
+	}))
+	defer srv.Close()
+	c := wiretest.NewLoopbackClient(t, srv.URL, insurance.WithMaxRetries(0))
+
+	_, err := c.QuoteTravel(context.Background(), wiretest.FullTravelQuote())
+	var reqErr *insurance.RequestError
+	require.ErrorAs(t, err, &reqErr)
+	assert.Equal(t, "the request went out and the connection closed before an answer", reqErr.Why)
+	assert.NotContains(t, err.Error(), reqErr.Why, "a quote's outcome is no mystery")
+
+	_, err = c.PurchaseTuition(context.Background(), wiretest.FullTuitionPurchase())
+	require.ErrorAs(t, err, &reqErr)
+	assert.Equal(t, "the body went out and the connection closed before an answer", reqErr.Why)
+	assert.Contains(t, err.Error(), "(outcome unknown: the body went out and the connection closed before an answer; check before trying again)")
+
+	refused, err := insurance.NewClient("http://127.0.0.1:1", wiretest.Credentials, insurance.WithMaxRetries(0))
+	require.NoError(t, err)
+	_, err = refused.ListProducts(context.Background())
+	require.ErrorAs(t, err, &reqErr)
+	assert.Equal(t, "nothing could connect", reqErr.Why)
 }

@@ -16,12 +16,10 @@ import (
 // github.com/partnerinsure/insurance-go/otel is one, for OpenTelemetry.
 //
 // For each call, on the calling goroutine, the Client calls StartCall once before
-// anything else, StartAttempt before each attempt goes out, and EndCall once when the
-// call returns, however it ends (a call refused locally has 0 attempts). An attempt
-// is one request the SDK sends: the first, each retry, and the request it sends again
-// at once over HTTP/1.1 where net/http would have resent it. The resends net/http
-// makes itself, below the SDK, are counted in CallResult.Attempts and numbered, but
-// not announced.
+// anything else, StartAttempt before each attempt it hands to net/http, and EndCall
+// once when the call returns, however it ends (a call refused locally has 0
+// attempts). Attempts are as RequestError.Attempts counts them: net/http's own
+// resends, made inside net/http, are counted and numbered but not announced.
 //
 // CallInfo and AttemptInfo never hold a secret, a body, a header value or a query.
 // CallResult.Err is the error the call returns: an *APIError there keeps the
@@ -75,6 +73,9 @@ type CallResult struct {
 	// BudgetRefused is true when the Client's retry budget refused a retry the retry
 	// table allowed (see WithRetryBudget): the call ended with what it had.
 	BudgetRefused bool
+	// Why is RequestError.Why when the call failed without a usable answer: where
+	// its last request got.
+	Why string
 }
 
 // newServerInfo returns the server address and port of a checked base URL.
@@ -111,7 +112,7 @@ func resultOf(res Response, attempts int, err error) CallResult {
 	var reqErr *RequestError
 	switch {
 	case errors.As(err, &reqErr):
-		result.BudgetRefused = reqErr.BudgetRefused
+		result.BudgetRefused, result.Why = reqErr.BudgetRefused, reqErr.Why
 		if reqErr.StatusCode != 0 {
 			result.StatusCode, result.RequestID = reqErr.StatusCode, reqErr.Header.Get("X-Request-Id")
 		} else if reqErr.LastAnswer != nil {

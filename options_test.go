@@ -4,7 +4,9 @@ import (
 	"context"
 	"io"
 	"net/http"
+	"net/http/cookiejar"
 	"net/http/httptest"
+	"net/url"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -178,4 +180,33 @@ func TestAttemptMiddlewareGivenAgainWrapsTheOneBefore(t *testing.T) {
 	_, err = derived.ListProducts(context.Background())
 	require.NoError(t, err)
 	assert.Equal(t, []string{"outer", "inner"}, order)
+}
+
+// The SDK never sends or keeps a cookie (the interface has none): a Jar on the
+// caller's *http.Client is not used, so clients derived with With, one per agency,
+// share nothing through it.
+func TestTheSDKNeverSendsOrKeepsACookie(t *testing.T) {
+	var cookiesSent atomic.Int32
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if len(r.Cookies()) > 0 {
+			cookiesSent.Add(1)
+		}
+		http.SetCookie(w, &http.Cookie{Name: "session", Value: "agency-a", Path: "/"})
+		_, _ = io.WriteString(w, `[]`)
+	}))
+	defer srv.Close()
+	jar, err := cookiejar.New(nil)
+	require.NoError(t, err)
+	agencyA := wiretest.NewLoopbackClient(t, srv.URL, insurance.WithHTTPClient(&http.Client{Jar: jar}))
+	agencyB, err := agencyA.With(insurance.WithCredentials("ci_agency_b", "cs_agency_b"))
+	require.NoError(t, err)
+
+	for _, c := range []*insurance.Client{agencyA, agencyB, agencyA} {
+		_, err := c.ListProducts(context.Background())
+		require.NoError(t, err)
+	}
+	assert.Zero(t, cookiesSent.Load(), "no request carried a cookie")
+	u, err := url.Parse(srv.URL)
+	require.NoError(t, err)
+	assert.Empty(t, jar.Cookies(u), "the jar kept nothing")
 }

@@ -148,6 +148,14 @@ func (s CustomerSecret) Format(f fmt.State, verb rune) {
 // String returns the email address and a redacted secret.
 func (s CustomerSecret) String() string { return fmt.Sprint(s) }
 
+// checkAnswer refuses an answer without a secret: the checkout needs one.
+func (s *CustomerSecret) checkAnswer() error {
+	if s.Secret == "" {
+		return errors.New(`the answer carries no "secret"`)
+	}
+	return nil
+}
+
 type customerSecretRequest struct {
 	EmailAddress string `json:"email_address"`
 }
@@ -161,13 +169,6 @@ func (c *Client) CreateCustomerSecret(ctx context.Context, emailAddress string, 
 	s, err := callTyped[CustomerSecret](ctx, c, endpointCreateCustomerSecret, &customerSecretRequest{EmailAddress: emailAddress}, opts)
 	if err != nil {
 		return nil, err
-	}
-	if s.Secret == "" {
-		return nil, &RequestError{
-			Method: endpointCreateCustomerSecret.method, Path: endpointCreateCustomerSecret.path,
-			StatusCode: s.StatusCode, Header: s.Header, Body: s.Raw,
-			Err: errors.New("the answer carries no secret"),
-		}
 	}
 	if s.EmailAddress == "" {
 		s.EmailAddress = emailAddress

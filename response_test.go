@@ -2,9 +2,11 @@ package insurance_test
 
 import (
 	"context"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"strconv"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -172,4 +174,63 @@ func TestARecordWhoseIDIsNotAUUIDIsStillASuccess(t *testing.T) {
 	event, err := c.CreateEvent(context.Background(), wiretest.FullCreateEvent())
 	require.NoError(t, err)
 	assert.Equal(t, "evt_9", event.ID)
+}
+
+// nulAnswers answers the first n requests as Apache's mod_http2 did to quotes it never
+// forwarded during a graceful restart (201 with a body of NUL bytes), then properly,
+// and counts what it received.
+func nulAnswers(t *testing.T, n int32) (*httptest.Server, *atomic.Int32) {
+	var received atomic.Int32
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		_, _ = io.Copy(io.Discard, r.Body)
+		w.WriteHeader(http.StatusCreated)
+		if received.Add(1) <= n {
+			_, _ = w.Write(make([]byte, 48))
+			return
+		}
+		_, _ = io.WriteString(w, wiretest.CreatedBody)
+	}))
+	t.Cleanup(srv.Close)
+	return srv, &received
+}
+
+// A 2xx whose body is not JSON, to a call that decodes it, is retried like a broken
+// connection when the call is idempotent; a purchase is never sent again, and is
+// outcome unknown, saying why.
+func TestACorruptAnswerIsRetriedOnlyWhereSafe(t *testing.T) {
+	srv, received := nulAnswers(t, 1)
+	c := wiretest.NewLoopbackClient(t, srv.URL)
+	quote, err := c.QuoteTravel(context.Background(), wiretest.FullTravelQuote())
+	require.NoError(t, err)
+	assert.Equal(t, "q_1", quote.QuoteID)
+	assert.EqualValues(t, 2, received.Load(), "the quote was asked again")
+
+	srv, received = nulAnswers(t, 1)
+	c = wiretest.NewLoopbackClient(t, srv.URL)
+	_, err = c.PurchaseTuition(context.Background(), wiretest.FullTuitionPurchase())
+	require.ErrorIs(t, err, insurance.ErrOutcomeUnknown)
+	var reqErr *insurance.RequestError
+	require.ErrorAs(t, err, &reqErr)
+	assert.Equal(t, "the server answered 201 Created, but its body is cut or not JSON", reqErr.Why)
+	assert.Contains(t, err.Error(), reqErr.Why, "an outcome-unknown error says why")
+	assert.Len(t, reqErr.Body, 48, "the body is kept")
+	assert.EqualValues(t, 1, received.Load(), "a purchase is sent once")
+
+	srv, received = nulAnswers(t, 3)
+	c = wiretest.NewLoopbackClient(t, srv.URL)
+	_, err = c.QuoteTravel(context.Background(), wiretest.FullTravelQuote())
+	require.ErrorAs(t, err, &reqErr)
+	assert.EqualValues(t, 3, received.Load(), "within the bound: 1 + MaxRetries")
+	assert.NotErrorIs(t, err, insurance.ErrOutcomeUnknown)
+}
+
+// A call that does not decode its answer is never judged by its body: Do with a nil
+// out keeps whatever came.
+func TestDoWithoutOutIsNotJudgedByItsBody(t *testing.T) {
+	srv, received := nulAnswers(t, 1)
+	c := wiretest.NewLoopbackClient(t, srv.URL)
+	res, err := c.Do(context.Background(), http.MethodGet, "/v1/pets", insurance.AuthBasic, nil, nil)
+	require.NoError(t, err)
+	assert.Len(t, res.Raw, 48)
+	assert.EqualValues(t, 1, received.Load())
 }

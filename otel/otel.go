@@ -22,7 +22,8 @@
 // for clients, http.route their key for servers, kept for dashboards that group by
 // it), http.response.status_code when an answer came, and error.type on failure;
 // plus insurance.attempts (how many times the request went out; 0 when the call was
-// refused locally), on failure insurance.outcome_unknown, and
+// refused locally), on failure insurance.outcome_unknown, insurance.why when no
+// usable answer came (where the last request got: see WhyKey), and
 // insurance.retry_budget_refused (true) when the retry budget refused a retry of the
 // call (insurance.WithRetryBudget); and the attributes given to WithAttributes.
 //
@@ -141,6 +142,11 @@ const (
 	// Client's retry budget refused a retry of the call (insurance.WithRetryBudget):
 	// the call ended with the answer it had.
 	RetryBudgetRefusedKey = attribute.Key("insurance.retry_budget_refused")
+	// WhyKey is insurance.why, set on the span of a call that failed without a usable
+	// answer: where its last request got, in the SDK's words
+	// (insurance.RequestError.Why), such as "the body went out and the connection
+	// closed before an answer". A sentence of the SDK's own, never the server's.
+	WhyKey = attribute.Key("insurance.why")
 )
 
 // Names of this package's metrics beyond the OpenTelemetry conventions.
@@ -293,6 +299,9 @@ func (o *observer) EndCall(ctx context.Context, _ insurance.CallInfo, result ins
 			o.refused.Add(ctx, 1, metric.WithAttributeSet(set))
 			outcome = append(outcome, RetryBudgetRefusedKey.Bool(true)) // span only
 		}
+	}
+	if result.Why != "" {
+		outcome = append(outcome, WhyKey.String(result.Why)) // span only
 	}
 	st.span.SetAttributes(append(outcome, AttemptsKey.Int(result.Attempts))...)
 	if result.Err != nil {

@@ -126,6 +126,7 @@ func TestFailuresAreMarked(t *testing.T) {
 		outcomeUnknown bool
 		policies       int // the policies the sandbox holds afterwards
 		description    string
+		why            string // insurance.why: where the last request got, when no usable answer came
 	}{
 		{
 			name:  "402 declined card",
@@ -187,6 +188,7 @@ func TestFailuresAreMarked(t *testing.T) {
 			},
 			errorType: "connection", attempts: 1, outcomeUnknown: true,
 			description: "outcome unknown: check before trying again",
+			why:         "the body went out and the connection closed before an answer",
 		},
 		{
 			name: "purchase processed, then dropped without an answer: outcome unknown",
@@ -200,6 +202,7 @@ func TestFailuresAreMarked(t *testing.T) {
 			},
 			errorType: "connection", attempts: 1, outcomeUnknown: true, policies: 1,
 			description: "outcome unknown: check before trying again",
+			why:         "the body went out and the connection closed before an answer",
 		},
 		{
 			name: "context deadline",
@@ -214,18 +217,20 @@ func TestFailuresAreMarked(t *testing.T) {
 				return err
 			},
 			errorType: "timeout", attempts: 1, abandoned: true, description: "timeout",
+			why: "the request went out and the context ended before an answer",
 		},
 		{
-			name: "2xx that is not JSON",
+			name: "2xx that is not JSON, on every attempt of a quote",
 			given: func(t *testing.T, srv *insurancetest.Server) string {
-				srv.Inject("POST /v1/quote/travel", insurancetest.Fault{Times: 1, Status: http.StatusCreated, Body: "<html>"})
+				srv.Inject("POST /v1/quote/travel", insurancetest.Fault{Status: http.StatusCreated, Body: "<html>"})
 				return ""
 			},
 			call: func(srv *insurancetest.Server, opt insurance.Option, _ string) error {
 				_, err := srv.Client(opt).QuoteTravel(ctx, travelQuote(""))
 				return err
 			},
-			errorType: "invalid_response", status: "201", attempts: 1, description: "invalid_response",
+			errorType: "invalid_response", status: "201", attempts: 3, description: "invalid_response",
+			why: "the server answered 201 Created, but its body is cut or not JSON",
 		},
 		{
 			name: "refused locally: missing credentials",
@@ -264,6 +269,7 @@ func TestFailuresAreMarked(t *testing.T) {
 			assert.Equal(t, fmt.Sprint(tc.outcomeUnknown), got["insurance.outcome_unknown"])
 			assert.Equal(t, fmt.Sprint(tc.attempts), got["insurance.attempts"])
 			assert.Equal(t, tc.status, got["http.response.status_code"])
+			assert.Equal(t, tc.why, got["insurance.why"])
 
 			sent := srv.Requests()[before:]
 			if tc.abandoned {

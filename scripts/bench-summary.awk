@@ -10,15 +10,14 @@ function minmax(a, n,    i) {
   lo = a[1]; hi = a[1]
   for (i = 2; i <= n; i++) { if (a[i] < lo) lo = a[i]; if (a[i] > hi) hi = a[i] }
 }
-# BenchmarkPaired lines carry sdk-ns/op, hand-ns/op and sdk/hand themselves
-# (BenchmarkPairedBound: variant-ns/op, hand-ns/op and variant/hand).
+# BenchmarkPaired lines carry sdk-ns/op, hand-ns/op and sdk/hand themselves.
 /^BenchmarkPaired/ {
   name = $1; sub(/-[0-9]+$/, "", name); sub(/^Benchmark/, "", name)
   if (!(name in pseen)) { pseen[name] = 1; pkeys[++npkeys] = name }
   k = ++pcount[name]
   for (i = 3; i < NF; i += 2) {
-    if ($(i+1) == "sdk/hand" || $(i+1) == "variant/hand") pr[name, k] = $i
-    if ($(i+1) == "sdk-ns/op" || $(i+1) == "variant-ns/op") ps[name, k] = $i
+    if ($(i+1) == "sdk/hand") pr[name, k] = $i
+    if ($(i+1) == "sdk-ns/op") ps[name, k] = $i
     if ($(i+1) == "hand-ns/op") ph[name, k] = $i
   }
   next

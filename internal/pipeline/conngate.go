@@ -2,34 +2,33 @@ package pipeline
 
 import (
 	"net/http"
+	"net/http/httptrace"
 	"sync"
 	"time"
 )
 
-// connGate lets a pool's attempts out one at a time until the pool has its first
-// connection: over HTTP/2 net/http would dial one for each of 64 goroutines starting
-// on a new Client, then close all but one after their TLS handshakes. Once a
-// connection is up (a try's gotConn opens the gate) it stays open.
+// connGate lets a pool's attempts out one at a time until its first connection: over
+// HTTP/2 net/http would dial one for each of 64 goroutines starting on a new Client,
+// then close all but one. That connection opens the gate for good (its GotConn, before
+// anything is written on it).
 type connGate struct {
-	up      chan struct{} // closed once the pool has had a connection
-	once    sync.Once
-	turn    chan struct{} // full while one attempt is connecting
-	maxWait time.Duration // how long an attempt waits for another's connection
+	up   chan struct{} // closed once the pool has had a connection
+	once sync.Once
+	turn chan struct{} // full while one attempt is connecting
 }
 
-// maxGateWait bounds the wait at a gate: an attempt whose turn has not come by then
-// goes out on its own, so a dial that hangs (an address that drops packets) holds a
-// burst for a second, not for the dialer's 30s timeout.
+// maxGateWait bounds the wait at a gate: then an attempt goes out on its own, so a
+// dial that hangs holds a burst for a second, not for the dialer's 30 s.
 const maxGateWait = time.Second
 
-func newConnGate(maxWait time.Duration) *connGate {
-	return &connGate{up: make(chan struct{}), turn: make(chan struct{}, 1), maxWait: maxWait}
+func newConnGate() *connGate {
+	return &connGate{up: make(chan struct{}), turn: make(chan struct{}, 1)}
 }
 
 func (g *connGate) open() { g.once.Do(func() { close(g.up) }) }
 
 // roundTrip sends req on rt, first waiting, while the gate is not open yet, for the
-// pool's first connection or for the turn to make it, at most maxWait. A nil gate
+// pool's first connection or for the turn to make it, at most maxGateWait. A nil gate
 // waits for nothing.
 func (g *connGate) roundTrip(rt http.RoundTripper, req *http.Request) (*http.Response, error) {
 	if g == nil {
@@ -40,7 +39,7 @@ func (g *connGate) roundTrip(rt http.RoundTripper, req *http.Request) (*http.Res
 		return rt.RoundTrip(req)
 	default:
 	}
-	timer := time.NewTimer(g.maxWait)
+	timer := time.NewTimer(maxGateWait)
 	defer timer.Stop()
 	select {
 	case <-g.up:
@@ -51,5 +50,6 @@ func (g *connGate) roundTrip(rt http.RoundTripper, req *http.Request) (*http.Res
 	case <-req.Context().Done():
 		return nil, req.Context().Err()
 	}
-	return rt.RoundTrip(req)
+	opens := &httptrace.ClientTrace{GotConn: func(httptrace.GotConnInfo) { g.open() }}
+	return rt.RoundTrip(req.WithContext(httptrace.WithClientTrace(req.Context(), opens)))
 }

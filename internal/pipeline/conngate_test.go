@@ -42,7 +42,7 @@ func request(t *testing.T, ctx context.Context) *http.Request {
 // blocked, without guessing how long to sleep.
 func TestConnGate(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		g := newConnGate(time.Hour)
+		g := newConnGate()
 		failing := &blockingTransport{release: make(chan struct{}), err: errors.New("dial failed")}
 		ok := &blockingTransport{release: make(chan struct{})}
 		close(ok.release)
@@ -81,10 +81,10 @@ func TestConnGate(t *testing.T) {
 }
 
 // TestConnGateWaitIsBounded: an attempt waits for another's connection at most
-// maxWait, then goes out on its own.
+// maxGateWait, then goes out on its own.
 func TestConnGateWaitIsBounded(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		g := newConnGate(50 * time.Millisecond)
+		g := newConnGate()
 		stuck := &blockingTransport{release: make(chan struct{})}
 		defer close(stuck.release)
 		go func() { _, _ = g.roundTrip(stuck, request(t, context.Background())) }()
@@ -96,7 +96,7 @@ func TestConnGateWaitIsBounded(t *testing.T) {
 		start := time.Now()
 		_, err := g.roundTrip(ok, request(t, context.Background()))
 		require.NoError(t, err)
-		assert.Equal(t, 50*time.Millisecond, time.Since(start), "waited for the connecting attempt, no longer")
+		assert.Equal(t, maxGateWait, time.Since(start), "waited for the connecting attempt, no longer")
 		assert.EqualValues(t, 1, ok.entered.Load(), "then went out on its own")
 	})
 }

@@ -86,26 +86,26 @@ func TestExpectIsAskedAgainAfterAPause(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		var s expectSwitch
 		ignored := &try{holdsBody: true, answer: &Answer{StatusCode: http.StatusCreated}}
-		ignored.answerBegan.Store(answerAfterBody)
+		ignored.ev.answerBegan.Store(answerAfterBody)
 		honoured := &try{holdsBody: true, answer: &Answer{StatusCode: http.StatusCreated}}
-		honoured.continued.Store(true)
+		honoured.ev.continued.Store(true)
 
-		s.observe(ignored, false)
-		s.observe(ignored, false)
-		s.observe(honoured, false)
-		s.observe(ignored, false)
-		s.observe(ignored, false)
+		s.observe(ignored.expectNews(false))
+		s.observe(ignored.expectNews(false))
+		s.observe(honoured.expectNews(false))
+		s.observe(ignored.expectNews(false))
+		s.observe(ignored.expectNews(false))
 		assert.True(t, s.asks(), "a 100 Continue in between clears the count")
 
-		s.observe(ignored, false)
+		s.observe(ignored.expectNews(false))
 		assert.False(t, s.asks(), "three in a row turn Expect off")
-		s.observe(ignored, false) // purchases in flight as it turned off
-		s.observe(ignored, false)
+		s.observe(ignored.expectNews(false)) // purchases in flight as it turned off
+		s.observe(ignored.expectNews(false))
 		time.Sleep(expectPause - time.Second)
 		assert.False(t, s.asks())
 		time.Sleep(time.Second)
 		assert.True(t, s.asks(), "and only for expectPause")
-		s.observe(ignored, false)
+		s.observe(ignored.expectNews(false))
 		assert.True(t, s.asks(), "a pause ends with no answer counted against Expect")
 	})
 }

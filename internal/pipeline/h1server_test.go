@@ -16,9 +16,6 @@ import (
 
 // serveHTTP1 is the same logic for HTTP/1.1: a reset is a dropped connection.
 func (s *rawServer) serveHTTP1(w http.ResponseWriter, r *http.Request) {
-	s.mu.Lock()
-	s.h1Cookies = append(s.h1Cookies, r.Header.Values("Cookie")...)
-	s.mu.Unlock()
 	body, _ := io.ReadAll(r.Body)
 	v, status, out := s.handle(r.Proto, r.Method, r.URL.Path, body)
 	if v.kind == resetAfter || v.kind == dropAfter {

@@ -91,7 +91,6 @@ type rawServer struct {
 	arrived   map[string]int // requests that arrived, by key
 	processed map[string]int // ... of which the server processed, by key
 	byProto   map[string]int // requests that arrived, by protocol
-	h1Cookies []string       // the Cookie headers of the HTTP/1.1 requests
 }
 
 // newRawServer starts a rawServer on loopback that answers every request as decide

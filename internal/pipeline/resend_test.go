@@ -4,11 +4,9 @@ import (
 	"context"
 	"crypto/tls"
 	"net/http"
-	"net/url"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
-	"github.com/stretchr/testify/require"
 	"golang.org/x/net/http2"
 
 	"github.com/partnerinsure/insurance-go"
@@ -59,28 +57,4 @@ func TestAPurchaseOnAnOpaqueTransportIsProcessedOnce(t *testing.T) {
 	assert.ErrorIs(t, err, insurance.ErrOutcomeUnknown)
 	assert.Equal(t, 1, srv.Processed("q_opaque"))
 	assert.Equal(t, 1, srv.ByProto("HTTP/2.0"), "over HTTP/2, once")
-}
-
-// The request sent again over HTTP/1.1 after a refused stream carries the cookie
-// jar's cookies once, as the first one did.
-func TestTheResendOverHTTP1CarriesTheJarsCookiesOnce(t *testing.T) {
-	srv := newRawServer(t, func(arrival) verdict { return verdict{kind: refuse} })
-	transport := insurance.NewTransport()
-	transport.TLSClientConfig = &tls.Config{RootCAs: srv.Pool}
-	c := wiretest.NewLoopbackClient(t, srv.URL, insurance.WithHTTPClient(&http.Client{Transport: transport, Jar: sessionJar{}}))
-
-	_, err := c.ListProducts(context.Background())
-
-	require.NoError(t, err)
-	srv.mu.Lock()
-	defer srv.mu.Unlock()
-	assert.Equal(t, []string{"session=s1"}, srv.h1Cookies)
-}
-
-// sessionJar always has one cookie.
-type sessionJar struct{}
-
-func (sessionJar) SetCookies(*url.URL, []*http.Cookie) {}
-func (sessionJar) Cookies(*url.URL) []*http.Cookie {
-	return []*http.Cookie{{Name: "session", Value: "s1"}}
 }

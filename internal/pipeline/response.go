@@ -8,8 +8,7 @@ import (
 )
 
 // readAnswer reads an answer's body, capped, and closes it. Only a 2xx body that
-// cannot be read in full is an error, as it is the answer the caller needs; a short
-// or capped error body is kept as it is.
+// cannot be read in full is an error; a short or capped error body is kept as it is.
 func readAnswer(resp *http.Response) (*Answer, error) {
 	defer resp.Body.Close()
 	answer := &Answer{StatusCode: resp.StatusCode, Header: resp.Header}
@@ -21,12 +20,14 @@ func readAnswer(resp *http.Response) (*Answer, error) {
 		return answer, nil
 	}
 	if resp.ContentLength > MaxSuccessBody {
-		return answer, ErrResponseTooLarge // refused without reading it
+		return answer, errTooLarge // refused without reading it
 	}
 	var err error
 	answer.Body, err = readCapped(resp.Body, resp.ContentLength, MaxSuccessBody)
 	return answer, err
 }
+
+var errTooLarge = permanent(ErrResponseTooLarge) // where it is made
 
 // readCapped reads at most limit bytes; more is ErrResponseTooLarge. A known length
 // is read into one exact allocation. An unknown one (chunked) is read into a pooled
@@ -57,21 +58,18 @@ func readCapped(r io.Reader, length, limit int64) (body []byte, err error) {
 	}
 	switch {
 	case int64(len(body)) > limit:
-		return body[:limit], ErrResponseTooLarge
+		return body[:limit], errTooLarge
 	case err != nil:
 		return body, fmt.Errorf("reading response body: %w", err)
 	}
 	return body, nil
 }
 
-// readBuffers hold bodies of unknown length while they are read, up to pooledRead
-// bytes, made once at that size. A full channel drops what is given back (Effective
-// Go's leaky buffer); unlike a sync.Pool, a collection does not empty it.
+// readBuffers hold bodies of unknown length as they are read, up to pooledRead bytes:
+// Effective Go's leaky buffer, which, unlike a sync.Pool, a collection does not empty.
 var readBuffers = make(chan *bytes.Buffer, 8)
 
 const pooledRead = 16 << 10
-
-func isSuccess(status int) bool { return status >= 200 && status < 300 }
 
 // hasNoBody reports an answer to a HEAD, a 204 or a 304: no body, whatever its length.
 func hasNoBody(resp *http.Response) bool {

@@ -1,35 +1,14 @@
 package pipeline
 
 import (
-	"crypto/tls"
-	"errors"
 	"math/rand/v2"
 	"net/http"
-	"net/url"
 	"strconv"
+	"sync/atomic"
 	"time"
 
 	"github.com/hashicorp/go-retryablehttp"
 )
-
-// retryable is the retry table of the SDK for one try's outcome: what an
-// idempotent call may try again, and what a record-creating call may (only what
-// never reached the server, and a 429).
-func retryable(t *try, arrived bool) bool {
-	if t.err != nil { // no answer, or a 2xx whose body could not be read
-		if errors.Is(t.err, ErrResponseTooLarge) || isPermanent(t.err) {
-			return false
-		}
-		return t.class == Idempotent || !arrived
-	}
-	switch t.answer.StatusCode {
-	case http.StatusTooManyRequests:
-		return true
-	case http.StatusExpectationFailed: // sent again without Expect when its body never went out
-		return !arrived
-	}
-	return isGatewayFailure(t.answer.StatusCode) && (t.class == Idempotent || !arrived) // !arrived: refused before its body went out
-}
 
 // wait is how long to wait before retry number retries+1: as long as the answer's
 // Retry-After asks, capped so that a hostile or mistaken header cannot stall a call,
@@ -62,22 +41,67 @@ func ParseRetryAfter(v string, now time.Time) (time.Duration, bool) {
 	return 0, false
 }
 
-// isPermanent reports a failure that trying again cannot cure: a certificate that does
-// not verify, a server that does not speak TLS, or attempt middleware that drops the
-// request's context or sends a request twice.
-func isPermanent(err error) bool {
-	var certErr *tls.CertificateVerificationError
-	var recordErr tls.RecordHeaderError
-	return errors.As(err, &certErr) || errors.As(err, &recordErr) ||
-		errors.Is(err, errContextDropped) || errors.Is(err, errSentAgainAbove)
+// Budget bounds the retries of the clients that share it, as a token bucket: a retry
+// takes cost tokens, refused when fewer are left; a call that succeeds puts one back,
+// or the cost of a retry if it retried. In an outage the bucket empties after
+// capacity/cost retries, until successes refill it. A nil *Budget refuses nothing.
+type Budget struct {
+	tokens   atomic.Int64
+	capacity int64
+	cost     int64
 }
 
-// unwrapURLError drops net/http's *url.Error layer, whose text repeats the full URL;
-// the SDK's own error names method and path.
-func unwrapURLError(err error) error {
-	var ue *url.Error
-	if errors.As(err, &ue) {
-		return ue.Err
+// NewBudget returns a full budget of capacity tokens whose retries cost cost each.
+func NewBudget(capacity, cost int) *Budget {
+	b := &Budget{capacity: int64(capacity), cost: int64(cost)}
+	b.tokens.Store(b.capacity)
+	return b
+}
+
+// TakeRetry takes the cost of one retry, if the bucket holds it.
+func (b *Budget) TakeRetry() bool {
+	if b == nil {
+		return true
 	}
-	return err
+	for {
+		left := b.tokens.Load()
+		if left < b.cost {
+			return false
+		}
+		if b.tokens.CompareAndSwap(left, left-b.cost) {
+			return true
+		}
+	}
+}
+
+// Refund puts back the cost of a retry taken and not made.
+func (b *Budget) Refund() {
+	if b != nil {
+		b.put(b.cost)
+	}
+}
+
+// Spent reports a bucket that cannot pay for a retry: net/http's own resends are
+// refused then too.
+func (b *Budget) Spent() bool { return b != nil && b.tokens.Load() < b.cost }
+
+// Succeeded puts tokens back for a call that succeeded, never above the capacity.
+func (b *Budget) Succeeded(retried bool) {
+	switch {
+	case b == nil:
+	case retried:
+		b.put(b.cost) // what its last retry took
+	default:
+		b.put(1)
+	}
+}
+
+// put adds n tokens, up to the capacity.
+func (b *Budget) put(n int64) {
+	for {
+		left := b.tokens.Load()
+		if left >= b.capacity || b.tokens.CompareAndSwap(left, min(left+n, b.capacity)) {
+			return
+		}
+	}
 }

@@ -2,22 +2,18 @@ package pipeline
 
 import (
 	"crypto/tls"
-	"errors"
 	"net"
 	"net/http"
 	"slices"
 	"time"
 )
 
-// MaxConnsPerHost bounds the connections of the default transport to one host:
-// without it, 64 goroutines open 70 and more (net/http parks a new connection when a
-// freed one serves its request first). Further calls wait for one, or their context.
+// MaxConnsPerHost bounds the default transport's connections to one host: without it,
+// 64 goroutines open 70 and more. Further calls wait for one, or their context.
 const MaxConnsPerHost = 64
 
 // NewTransport is the transport used when the caller brings no *http.Client: the
-// usual net/http timeouts, HTTP/2 over TLS, and a pool that keeps every connection it
-// opens idle for reuse, so a client shared by many goroutines does not churn
-// connections.
+// usual timeouts, HTTP/2 over TLS, and every connection kept idle for reuse.
 func NewTransport() *http.Transport {
 	return &http.Transport{
 		Proxy:                 http.ProxyFromEnvironment,
@@ -32,30 +28,25 @@ func NewTransport() *http.Transport {
 	}
 }
 
-// Pools are the connections of a client and of every client derived from it, by
-// lane. Idempotent requests ride the caller's transport (or NewTransport).
-// Record-creating requests ride a copy of it that speaks only HTTP/1.1, because over
-// HTTP/2 net/http resends a request after a stream reset with PROTOCOL_ERROR
-// (golang/go#47635), which may come after the server processed it, and tells no
-// one; over HTTP/1.1 it resends a POST only when nothing of it was written. The copy
-// closes connections idle for longer than a bound, to keep purchases off connections
-// a server is about to close; and a purchase holds its body back (expect.go), so a
-// connection closed under it all the same provably carried nothing.
+// Pools are the connections of a client and of the clients derived from it, by lane.
+// Idempotent requests ride the caller's transport (or NewTransport); record-creating
+// ones an HTTP/1.1-only copy of it: over HTTP/2 net/http resends a request reset with
+// PROTOCOL_ERROR, which may come after the server processed it (golang/go#47635);
+// over HTTP/1.1 it resends a POST only when it wrote nothing of it. The copy closes
+// connections idle longer than a bound, which a server may be closing.
 //
-// A transport other than an *http.Transport cannot be copied and does not report
-// its connections: every lane rides it as it is, a record-creating request is never
-// resent below the SDK, and no failure but a dial error proves that nothing was sent.
+// A transport other than an *http.Transport cannot be copied and does not report its
+// connections: every lane rides it as it is, a record-creating request is never
+// resent below the SDK, and nothing but a dial error proves a request unsent.
 type Pools struct {
 	idempotent, records http.RoundTripper
 	ownConn             http.RoundTripper // records, but a new connection per request
-	// traced is true when both pools are *http.Transports (records the SDK's
-	// HTTP/1.1 copy): they report the connections a request obtains, and records
-	// resends nothing that was written.
-	traced  bool
-	expect  *expectSwitch // whether record-creating requests ask Expect
-	gate    *connGate     // of the idempotent pool; nil: none
-	jar     http.CookieJar
-	timeout time.Duration // the *http.Client's, per Do
+	// seesConns: the pools are *http.Transports, which report the connections a
+	// request gets (records being the SDK's HTTP/1.1 copy).
+	seesConns bool
+	expect    *expectSwitch // whether record-creating requests ask Expect
+	gate      *connGate     // of the idempotent pool; nil: none
+	timeout   time.Duration // the *http.Client's, per Do
 }
 
 // lane is the pool a try goes out on.
@@ -63,8 +54,8 @@ type lane int
 
 const (
 	idempotentLane lane = iota // Class Idempotent
-	recordsLane                // Class CreatesRecord, and what deliver sends again
-	ownConnLane                // a new connection: the retry after one that failed (wantsFreshConn)
+	recordsLane                // Class CreatesRecord, and what a try sends again itself
+	ownConnLane                // a new connection: a retry after a failed one (verdict.freshConn)
 	lanes                      // how many there are
 )
 
@@ -80,36 +71,36 @@ func NewPools(hc *http.Client, recordIdle time.Duration, https bool) *Pools {
 	if rt == nil {
 		rt = http.DefaultTransport
 	}
-	p := &Pools{idempotent: rt, records: rt, ownConn: rt, expect: new(expectSwitch), jar: hc.Jar, timeout: hc.Timeout}
-	if t, ok := rt.(*http.Transport); ok {
-		p.records, p.ownConn = http1Only(t, recordIdle), http1Only(t, -1)
-		p.traced = true
+	ps := &Pools{idempotent: rt, records: rt, ownConn: rt, expect: new(expectSwitch), timeout: hc.Timeout}
+	if base, ok := rt.(*http.Transport); ok {
+		ps.records, ps.ownConn = http1Only(base, recordIdle), http1Only(base, -1)
+		ps.seesConns = true
 		if https {
-			p.gate = newConnGate(maxGateWait)
+			ps.gate = newConnGate()
 		}
 	}
-	return p
+	return ps
 }
 
 // WithRecordIdle returns pools that share p's pool of idempotent requests and give
 // record-creating ones a pool of their own, bounded by idle as NewPools does.
-func (p *Pools) WithRecordIdle(idle time.Duration) *Pools {
-	q := *p
-	if t, ok := p.idempotent.(*http.Transport); ok {
-		q.records = http1Only(t, idle)
+func (ps *Pools) WithRecordIdle(idle time.Duration) *Pools {
+	q := *ps
+	if base, ok := ps.idempotent.(*http.Transport); ok {
+		q.records = http1Only(base, idle)
 	}
 	return &q
 }
 
-// http1Only returns a copy of t that speaks only HTTP/1.1 and closes connections idle
-// for longer than idle (when idle > 0 and t's own bound is longer); with idle < 0 it
-// keeps no connection alive: each request dials its own.
-func http1Only(t *http.Transport, idle time.Duration) *http.Transport {
-	c := t.Clone()
+// http1Only returns a copy of base that speaks only HTTP/1.1 and closes connections
+// idle for longer than idle (when idle > 0 and base's own bound is longer); with
+// idle < 0 it keeps no connection alive: each request dials its own.
+func http1Only(base *http.Transport, idle time.Duration) *http.Transport {
+	c := base.Clone()
 	c.Protocols = new(http.Protocols)
 	c.Protocols.SetHTTP1(true)
 	c.TLSNextProto = map[string]func(string, *tls.Conn) http.RoundTripper{}
-	if c.TLSClientConfig != nil { // a used transport advertises h2 there; the slice is t's
+	if c.TLSClientConfig != nil { // a used transport advertises h2 there; the slice is base's
 		c.TLSClientConfig.NextProtos = slices.DeleteFunc(slices.Clone(c.TLSClientConfig.NextProtos), func(p string) bool { return p == "h2" })
 	}
 	if c.ExpectContinueTimeout <= 0 || c.ExpectContinueTimeout > time.Second { // 0 would send a held-back body at once
@@ -124,72 +115,20 @@ func http1Only(t *http.Transport, idle time.Duration) *http.Transport {
 	return c
 }
 
-// roundTrippers are the pools by lane, each behind its guard (see guardedPool), the
+// roundTrippers are the pools by lane, each behind its guard (wire.go), the
 // idempotent one through its gate too if it has one.
-func (p *Pools) roundTrippers() [lanes]http.RoundTripper {
+func (ps *Pools) roundTrippers() [lanes]http.RoundTripper {
 	return [lanes]http.RoundTripper{
-		idempotentLane: guardedPool{pool: p.idempotent, traced: p.traced, gate: p.gate},
-		recordsLane:    guardedPool{pool: p.records, traced: p.traced, stripKeys: p.traced},
-		ownConnLane:    guardedPool{pool: p.ownConn, traced: p.traced}, // reuses no connection: nothing to resend
+		idempotentLane: guardedPool{pool: ps.idempotent, seesConns: ps.seesConns, gate: ps.gate},
+		recordsLane:    guardedPool{pool: ps.records, seesConns: ps.seesConns, stripKeys: ps.seesConns},
+		ownConnLane:    guardedPool{pool: ps.ownConn, seesConns: ps.seesConns}, // reuses no connection: nothing to resend
 	}
 }
 
-// guardedPool stands between a caller's attempt middleware and a pool, and keeps
-// what the middleware could break. It lets in each request the try sends and no
-// more: middleware that sends a request again by itself is refused, as the first may
-// have been processed. It marks the try answered once the pool returned a
-// response: nothing is resent after that, and only http.Client asks for the body
-// again, to follow a redirect it then refuses. On traced pools, a request must still
-// carry its try's context, whose trace counts the connections (without it a
-// purchase that was sent would look unsent, and be retried): one that lost it is
-// refused unsent. And on the HTTP/1.1 lanes a request goes out without an
-// Idempotency-Key or X-Idempotency-Key header: with one, net/http takes a POST for
-// replayable and resends it after it was written.
-type guardedPool struct {
-	pool              http.RoundTripper
-	traced, stripKeys bool
-	gate              *connGate // nil: none
-}
-
-// errContextDropped refuses a request whose context no longer carries its try.
-var errContextDropped = errors.New("attempt middleware replaced the request's context: the SDK can no longer tell a request that was sent from one that was not, so none is sent (pass req.Context() on)")
-
-// errSentAgainAbove refuses a request that attempt middleware sends a second time.
-var errSentAgainAbove = errors.New("attempt middleware sent the request again by itself: refused, as the first may have been processed (the SDK retries)")
-
-// RoundTrip sends req on the pool, guarded.
-func (g guardedPool) RoundTrip(req *http.Request) (*http.Response, error) {
-	t, ok := req.Context().Value(tryKey{}).(*try)
-	switch {
-	case !ok && g.traced:
-		return nil, errContextDropped
-	case !ok:
-		return g.pool.RoundTrip(req)
-	case t.handOffs.Add(1) > 1:
-		return nil, errSentAgainAbove
-	}
-	if g.stripKeys && (hasKey(req.Header, "Idempotency-Key") || hasKey(req.Header, "X-Idempotency-Key")) {
-		req = req.Clone(req.Context())
-		req.Header.Del("Idempotency-Key")
-		req.Header.Del("X-Idempotency-Key")
-	}
-	resp, err := g.gate.roundTrip(g.pool, req)
-	if err == nil {
-		t.answered.Store(true)
-	}
-	return resp, err
-}
-
-// hasKey reports a header present, even empty: net/http takes a request with an empty
-// Idempotency-Key for replayable too.
-func hasKey(h http.Header, key string) bool {
-	_, ok := h[key]
-	return ok
-}
-
-// CloseIdleConnections closes the idle connections of both pools.
-func (p *Pools) CloseIdleConnections() {
-	for _, rt := range []http.RoundTripper{p.idempotent, p.records} {
+// CloseIdleConnections closes the idle connections of the pools (the own-connection
+// lane keeps none).
+func (ps *Pools) CloseIdleConnections() {
+	for _, rt := range []http.RoundTripper{ps.idempotent, ps.records} {
 		if c, ok := rt.(interface{ CloseIdleConnections() }); ok {
 			c.CloseIdleConnections()
 		}

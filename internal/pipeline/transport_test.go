@@ -40,7 +40,7 @@ func TestRecordsRideHTTP1EvenOnATransportThatSpokeHTTP2(t *testing.T) {
 	assert.Equal(t, 1, get(pools.records))
 	assert.Equal(t, 2, get(pools.idempotent))
 	assert.Equal(t, advertised, transport.TLSClientConfig.NextProtos, "the caller's transport is unchanged")
-	assert.True(t, pools.traced)
+	assert.True(t, pools.seesConns)
 }
 
 // A RoundTripper other than an *http.Transport carries both kinds of request as it
@@ -48,7 +48,7 @@ func TestRecordsRideHTTP1EvenOnATransportThatSpokeHTTP2(t *testing.T) {
 func TestAnOpaqueTransportCarriesEverything(t *testing.T) {
 	opaque := roundTripFunc(func(*http.Request) (*http.Response, error) { return nil, nil })
 	pools := NewPools(&http.Client{Transport: opaque}, 0, true)
-	assert.False(t, pools.traced)
+	assert.False(t, pools.seesConns)
 	assert.Nil(t, pools.gate, "no gate: connections are not seen")
 }
 

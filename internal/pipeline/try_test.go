@@ -146,6 +146,8 @@ func TestTheLogHasALineForEveryRequest(t *testing.T) {
 		assert.Contains(t, lines.String(), fmt.Sprintf("attempt=%d ", n))
 	}
 	assert.Contains(t, lines.String(), "net/http's own resend was refused: net/http already sent it again once")
+	assert.Equal(t, 4, strings.Count(lines.String(), " why="), "each line of a request that did not succeed says why")
+	assert.Contains(t, lines.String(), `why="the request went to a transport that does not say what it sent, and the connection closed before an answer"`)
 }
 
 // A purchase asks "Expect: 100-continue" and holds its body back until the server

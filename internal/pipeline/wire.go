@@ -1,0 +1,159 @@
+package pipeline
+
+import (
+	"bytes"
+	"errors"
+	"io"
+	"net/http"
+	"net/http/httptrace"
+	"net/textproto"
+	"sync/atomic"
+)
+
+// Every place net/http calls back into as it sends a try's request is in this file,
+// but the gate's GotConn (conngate.go): trace hooks, request bodies, GetBody, the
+// context's Value, the pools' guard. They alone write the try's evidence; judge
+// (verdict.go) reads it once the try is over. RoundTrip, GotConn and GetBody run in
+// Do on the caller's goroutine; a held-back body's hooks run on the connection's
+// goroutines, and its first Read may come after Do returned.
+
+// evidence is what net/http told a try while it sent the request.
+type evidence struct {
+	conns         atomic.Int32 // connections the request got; each one carried it
+	handOffs      atomic.Int32 // times a request of the try entered a pool
+	resends       atomic.Int32 // times net/http asked to send the request again
+	budgetRefused atomic.Bool  // a resend refused because the retry budget is spent
+	answered      atomic.Bool  // a pool returned an answer
+	continued     atomic.Bool  // the server said "100 Continue"
+	informational atomic.Bool  // the server sent another 1xx
+	bodyRead      atomic.Bool  // net/http took the held-back body to write it
+	answerBegan   atomic.Int32 // answerBeforeBody or answerAfterBody; 0: no byte yet
+}
+
+// When the first byte of an answer came, relative to the held-back body.
+const (
+	answerBeforeBody = 1 + iota
+	answerAfterBody
+)
+
+// watch installs the try's trace hooks: GotConn, and for a body held back until the
+// server asks for it (Expect: 100-continue), what the server says meanwhile.
+func (t *try) watch() {
+	t.trace.GotConn = func(httptrace.GotConnInfo) { t.ev.conns.Add(1) } // before anything is written
+	if !t.holdsBody {
+		return
+	}
+	t.trace.Got100Continue = func() { t.ev.continued.Store(true) }
+	t.trace.Got1xxResponse = func(code int, _ textproto.MIMEHeader) error {
+		if code != http.StatusContinue {
+			t.ev.informational.Store(true)
+		}
+		return nil
+	}
+	// net/http also writes the body after a final answer, on a connection it keeps:
+	// too late for the server to have used it.
+	t.trace.GotFirstResponseByte = func() {
+		if t.ev.bodyRead.Load() {
+			t.ev.answerBegan.Store(answerAfterBody)
+		} else {
+			t.ev.answerBegan.Store(answerBeforeBody)
+		}
+	}
+}
+
+// heldBody is a held-back request body: net/http reads it only to write it.
+type heldBody struct {
+	r    *bytes.Reader
+	read *atomic.Bool
+}
+
+func (b heldBody) Read(p []byte) (int, error) { b.read.Store(true); return b.r.Read(p) }
+func (heldBody) Close() error                 { return nil }
+
+// identity is the TransferEncoding of an empty body: no chunking, no probe of it on a
+// goroutine of net/http's own.
+var identity = []string{"identity"}
+
+// emptyBody is the body of a request that has none. WriteTo keeps io.Copy off the
+// connection's ReadFrom, which would allocate a 32 KiB buffer to copy nothing.
+type emptyBody struct{}
+
+func (emptyBody) Read([]byte) (int, error)         { return 0, io.EOF }
+func (emptyBody) WriteTo(io.Writer) (int64, error) { return 0, nil }
+func (emptyBody) Close() error                     { return nil }
+
+// rewind is the request's GetBody: net/http asks it before it sends the request again
+// by itself (a reused HTTP/1.1 connection failed; an HTTP/2 stream was refused, cut by
+// a GOAWAY or reset), and to follow a redirect, which the client refuses unsent.
+func (t *try) rewind() (io.ReadCloser, error) {
+	if !t.ev.answered.Load() {
+		if err := t.mayResend(t.ev.resends.Add(1)); err != nil {
+			t.ev.budgetRefused.Store(err == errBudgetSpent)
+			return nil, err
+		}
+	}
+	return t.newBody(), nil
+}
+
+// tryKey is the context key of a request's try (see guardedPool).
+type tryKey struct{}
+
+// Value is the context's: the try itself for tryKey, else the call's value.
+func (t *try) Value(key any) any {
+	if key == (tryKey{}) {
+		return t
+	}
+	return t.Context.Value(key)
+}
+
+// guardedPool stands between a caller's attempt middleware and a pool, and keeps what
+// the middleware could break. It lets in the requests the try sends, no more (the
+// first may have been processed), and notes that an answer came. Where connections
+// are reported, a request must carry its try's context, whose trace counts them:
+// without it a purchase sent would look unsent. And on the HTTP/1.1 lanes it strips
+// Idempotency-Key and X-Idempotency-Key: with one, net/http resends a written POST.
+type guardedPool struct {
+	pool                 http.RoundTripper
+	seesConns, stripKeys bool
+	gate                 *connGate // nil: none
+}
+
+// errContextDropped refuses a request whose context no longer carries its try.
+var errContextDropped = permanent(errors.New("attempt middleware replaced the request's context: the SDK can no longer tell a request that was sent from one that was not, so none is sent (pass req.Context() on)"))
+
+// errSentAgainAbove refuses a request that attempt middleware sends a second time.
+var errSentAgainAbove = permanent(errors.New("attempt middleware sent the request again by itself: refused, as the first may have been processed (the SDK retries)"))
+
+// RoundTrip sends req on the pool, guarded.
+func (g guardedPool) RoundTrip(req *http.Request) (*http.Response, error) {
+	t, ok := req.Context().Value(tryKey{}).(*try)
+	switch {
+	case !ok && g.seesConns:
+		return nil, errContextDropped
+	case !ok:
+		return g.pool.RoundTrip(req)
+	case t.ev.handOffs.Add(1) > t.sends.Load():
+		return nil, errSentAgainAbove
+	}
+	if g.stripKeys && (hasKey(req.Header, "Idempotency-Key") || hasKey(req.Header, "X-Idempotency-Key")) {
+		req = req.Clone(req.Context())
+		req.Header.Del("Idempotency-Key")
+		req.Header.Del("X-Idempotency-Key")
+	}
+	resp, err := g.gate.roundTrip(g.pool, req)
+	if err == nil {
+		t.ev.answered.Store(true)
+	}
+	return resp, err
+}
+
+// hasKey reports a header present, even empty: net/http takes a request with an empty
+// Idempotency-Key for replayable too.
+func hasKey(h http.Header, key string) bool {
+	_, ok := h[key]
+	return ok
+}
+
+// refuseRedirect returns a 3xx as it is: the interface has no redirects, and following
+// one could carry credentials or a card number to another host.
+func refuseRedirect(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
