@@ -127,11 +127,7 @@ type handProducts struct {
 
 func benchClient(b *testing.B, url string) *insurance.Client {
 	b.Helper()
-	c, err := insurance.NewClient(url, insurance.WithCredentials(wiretest.ClientID, wiretest.ClientSecret))
-	if err != nil {
-		b.Fatal(err)
-	}
-	return c
+	return benchClientWith(b, url)
 }
 
 // benchCall runs call serially and, as "parallel", from 64 goroutines.

@@ -153,7 +153,7 @@ func newClient(base string, s settings, pools *pipeline.Pools, budget *pipeline.
 		RetryWaitMin:   s.retryWaitMin,
 		RetryWaitMax:   s.retryWaitMax,
 		MaxRetryAfter:  s.maxRetryAfter,
-		AttemptTimeout: s.attemptTimeout,
+		AttemptTimeout: s.attemptBound(),
 		Logger:         s.logger,
 		UserAgent:      userAgent,
 		Middleware:     s.middleware,

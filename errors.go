@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"strings"
 	"time"
+	"unicode"
 
 	"github.com/partnerinsure/insurance-go/internal/pipeline"
 )
@@ -75,20 +76,21 @@ type APIError struct {
 }
 
 // Error names method, path, status, code and message; never a header, a request body
-// or a secret.
+// or a secret. What the server sent is safe to log there: control characters (CR, LF,
+// ESC, C1) escaped, each string cut to 200 runes. The fields keep it raw.
 func (e *APIError) Error() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "insurance: %s %s: %d %s", e.Method, e.Path, e.StatusCode, http.StatusText(e.StatusCode))
 	if e.Code != "" {
-		b.WriteString(": " + e.Code)
+		b.WriteString(": " + loggable(e.Code, maxShown))
 	} else if e.Type != "" {
-		b.WriteString(": " + e.Type)
+		b.WriteString(": " + loggable(e.Type, maxShown))
 	}
 	if e.Message != "" && e.Message != http.StatusText(e.StatusCode) {
-		b.WriteString(": " + e.Message)
+		b.WriteString(": " + loggable(e.Message, maxShown))
 	}
 	if e.RequestID != "" {
-		b.WriteString(" (request id " + e.RequestID + ")")
+		b.WriteString(" (request id " + loggable(e.RequestID, maxShown) + ")")
 	}
 	if e.Attempts > 1 {
 		fmt.Fprintf(&b, " after %d attempts", e.Attempts)
@@ -245,7 +247,8 @@ type RequestError struct {
 // budgetRefusedText ends the text of an error whose retry the budget refused.
 const budgetRefusedText = " (not retried: the client's retry budget is spent)"
 
-// Error names method, path, attempts and cause.
+// Error names method, path, attempts and cause, its control characters escaped (a
+// cause may quote what the server sent).
 func (e *RequestError) Error() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "insurance: %s %s", e.Method, e.Path)
@@ -259,7 +262,7 @@ func (e *RequestError) Error() string {
 	default:
 		fmt.Fprintf(&b, ": %d attempts", e.Attempts)
 	}
-	fmt.Fprintf(&b, ": %v", e.Err)
+	b.WriteString(": " + loggable(fmt.Sprint(e.Err), -1))
 	if e.LastAnswer != nil {
 		fmt.Fprintf(&b, " (last answer: %d %s)", e.LastAnswer.StatusCode, http.StatusText(e.LastAnswer.StatusCode))
 	}
@@ -296,6 +299,31 @@ func (e *RequestError) As(target any) bool {
 		return true
 	}
 	return false
+}
+
+// maxShown is how many runes of a server's string an error's text shows.
+const maxShown = 200
+
+// loggable is s with its control characters escaped, cut to limit runes (-1: none), so
+// that a server cannot forge a log line or send escapes to a terminal.
+func loggable(s string, limit int) string {
+	var b strings.Builder
+	for i, r := range []rune(s) {
+		switch {
+		case i == limit:
+			b.WriteString("…")
+			return b.String()
+		case r == '\n':
+			b.WriteString(`\n`)
+		case r == '\r':
+			b.WriteString(`\r`)
+		case unicode.IsControl(r):
+			fmt.Fprintf(&b, "\\u%04x", r)
+		default:
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
 }
 
 // ValidationError is a local check that failed: nothing was sent. A request with

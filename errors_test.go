@@ -2,6 +2,7 @@ package insurance_test
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"io"
 	"net/http"
@@ -233,4 +234,32 @@ func TestRequestErrorSaysWhy(t *testing.T) {
 	_, err = refused.ListProducts(context.Background())
 	require.ErrorAs(t, err, &reqErr)
 	assert.Equal(t, "nothing could connect", reqErr.Why)
+}
+
+// An error's text is safe to log whatever the server sent: a message that forges a
+// log line and paints the terminal comes back escaped and cut, and the fields keep
+// it raw for code that needs it.
+func TestErrorTextIsSafeToLog(t *testing.T) {
+	forged := "rejected\n2026-11-27T12:00:00Z level=INFO msg=\"payment ok\"\x1b[31m\u0085" + strings.Repeat("x", 10_000)
+	c, mt := wiretest.NewMockClient(t)
+	mt.RegisterResponder("POST", wiretest.BaseURL+"/v1/events", func(*http.Request) (*http.Response, error) {
+		body, _ := json.Marshal(map[string]any{"error": "bad\r\nrequest", "error_code": "E\x1b[0m", "message": forged, "status": 400})
+		resp := httpmock.NewBytesResponse(400, body)
+		resp.Header.Set("X-Request-Id", "req\n42")
+		return resp, nil
+	})
+	_, err := c.CreateEvent(context.Background(), wiretest.FullCreateEvent())
+	var apiErr *insurance.APIError
+	require.ErrorAs(t, err, &apiErr)
+
+	text := err.Error()
+	assert.NotContains(t, text, "\n")
+	assert.NotContains(t, text, "\r")
+	assert.NotContains(t, text, "\x1b")
+	assert.NotContains(t, text, "\u0085")
+	assert.Contains(t, text, `rejected\n2026-11-27`, "escaped, not dropped")
+	assert.Contains(t, text, `E\u001b[0m`)
+	assert.Contains(t, text, `(request id req\n42)`)
+	assert.Less(t, len(text), 600, "each server string cut to 200 runes")
+	assert.Equal(t, forged, apiErr.Message, "the field keeps what the server sent")
 }

@@ -31,7 +31,7 @@ type settings struct {
 	retryWaitMin      time.Duration
 	retryWaitMax      time.Duration
 	maxRetryAfter     time.Duration
-	attemptTimeout    time.Duration
+	attemptTimeout    *time.Duration // WithAttemptTimeout's; nil: the default
 	recordIdleTimeout time.Duration
 	budget            *retryBudget // a new one: a budget of its own
 	middleware        func(http.RoundTripper) http.RoundTripper
@@ -109,9 +109,9 @@ func WithClientID(clientID string) Option {
 // for httpmock, proxies or a transport of the caller's own. Redirects are never
 // followed, whatever its CheckRedirect says: the interface has none, and following one
 // could carry credentials to another host. Its Jar is never used: the interface has no
-// cookies, and clients derived with With must share nothing through one. Its Timeout
-// bounds each attempt the SDK makes (a resend net/http makes of it by itself shares
-// that bound).
+// cookies, and clients derived with With must share nothing through one. Its Timeout,
+// when set, bounds each request the SDK hands to net/http in place of
+// DefaultAttemptTimeout (WithAttemptTimeout, when given, bounds each attempt too).
 //
 // Its transport's TLS settings are the caller's: the SDK trusts them as given (a
 // TLSClientConfig with InsecureSkipVerify, or roots that trust a proxy's certificate,
@@ -181,25 +181,43 @@ func WithMaxRetryAfter(d time.Duration) Option {
 	}
 }
 
-// WithAttemptTimeout bounds each attempt of a call, reading the answer included; the
-// context bounds the whole call, waits and retries included. An idempotent call
-// (products, quotes, customer secret) whose attempt times out is retried like one
-// whose connection was reset; a record-creating call (purchases, onboarding, events)
-// is not, and its error matches ErrOutcomeUnknown, unless nothing of it reached the
-// server: no connection was made, or its body was still held back (see
-// WithRecordIdleTimeout), and then it is tried again.
-// The bound is per request the SDK sends: a quote that an HTTP/2 server refused,
-// which the SDK sends again at once over HTTP/1.1, has d for each of the two; a resend
-// net/http makes by itself shares the bound of the request it resends. Default: no
-// bound but the context's.
+// DefaultAttemptTimeout bounds each attempt of a Client whose caller chose no bound:
+// no WithAttemptTimeout, and no Timeout on the *http.Client given to WithHTTPClient
+// (which then counts as the caller's bound). A call made under context.Background()
+// therefore ends even when a server or middlebox holds or trickles its answer: by
+// default at most 3 attempts (1 + DefaultMaxRetries) of at most 60 s each, plus the
+// waits between them (at most DefaultMaxRetryAfter each), 200 s in all.
+const DefaultAttemptTimeout = 60 * time.Second
+
+// WithAttemptTimeout bounds each attempt of a call, reading the answer included
+// (default DefaultAttemptTimeout); the context bounds the whole call, waits and
+// retries included. 0 removes the bound: only the context's is left. An idempotent
+// call (products, quotes, customer secret) whose attempt times out is retried like
+// one whose connection was reset; a record-creating call (purchases, onboarding,
+// events) is not, and its error matches ErrOutcomeUnknown, unless nothing of it
+// reached the server: no connection was made, or its body was still held back (see
+// WithRecordIdleTimeout), and then it is tried again. A resend made at once below an
+// attempt (see RequestError.Attempts) shares its bound.
 func WithAttemptTimeout(d time.Duration) Option {
 	return func(s *settings) error {
-		if d <= 0 {
-			return fmt.Errorf("insurance: WithAttemptTimeout(%s): want > 0", d)
+		if d < 0 {
+			return fmt.Errorf("insurance: WithAttemptTimeout(%s): want >= 0 (0: no bound)", d)
 		}
-		s.attemptTimeout = d
+		s.attemptTimeout = &d
 		return nil
 	}
+}
+
+// attemptBound is the bound on each attempt: the caller's, else DefaultAttemptTimeout
+// unless the caller's *http.Client has a Timeout of its own.
+func (s *settings) attemptBound() time.Duration {
+	switch {
+	case s.attemptTimeout != nil:
+		return *s.attemptTimeout
+	case s.httpClient != nil && s.httpClient.Timeout > 0:
+		return 0
+	}
+	return DefaultAttemptTimeout
 }
 
 // DefaultRecordIdleTimeout is the default of WithRecordIdleTimeout.

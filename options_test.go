@@ -11,12 +11,14 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"github.com/partnerinsure/insurance-go"
+	"github.com/partnerinsure/insurance-go/insurancetest"
 	"github.com/partnerinsure/insurance-go/internal/wiretest"
 )
 
@@ -209,4 +211,47 @@ func TestTheSDKNeverSendsOrKeepsACookie(t *testing.T) {
 	u, err := url.Parse(srv.URL)
 	require.NoError(t, err)
 	assert.Empty(t, jar.Cookies(u), "the jar kept nothing")
+}
+
+// A Client whose caller chose no bound never hangs, even under context.Background():
+// a purchase the server holds for a day ends after DefaultAttemptTimeout, outcome
+// unknown once its body went out; a quote after its three attempts. WithAttemptTimeout(0)
+// removes the bound, and the *http.Client's own Timeout stands in for it.
+func TestADefaultClientNeverHangs(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		srv := insurancetest.NewServer(insurancetest.InMemory())
+		defer srv.Close()
+		purchase := &insurance.TuitionPurchaseRequest{QuoteID: srv.NewTuitionQuote("ada@example.com"),
+			PaymentMethod: insurance.PaymentMethod{Token: insurancetest.TokenOK}}
+		srv.Inject("POST /v1/purchase/tuition", insurancetest.Fault{Delay: 24 * time.Hour})
+		srv.Inject("POST /v1/quote/travel", insurancetest.Fault{Delay: 24 * time.Hour})
+		ctx := context.Background()
+		quote := wiretest.FullTravelQuote()
+		quote.QuoteID = "" // a new one
+
+		start := time.Now()
+		_, err := srv.Client().PurchaseTuition(ctx, purchase)
+		assert.ErrorIs(t, err, insurance.ErrOutcomeUnknown)
+		assert.ErrorIs(t, err, context.DeadlineExceeded)
+		assert.ErrorContains(t, err, "no answer within the attempt timeout of 1m0s")
+		assert.Equal(t, insurance.DefaultAttemptTimeout, time.Since(start), "one attempt: it may have been processed")
+
+		start = time.Now()
+		_, err = srv.Client().QuoteTravel(ctx, quote)
+		assert.ErrorIs(t, err, context.DeadlineExceeded)
+		took := time.Since(start)
+		assert.GreaterOrEqual(t, took, 3*insurance.DefaultAttemptTimeout, "three attempts")
+		assert.Less(t, took, 3*insurance.DefaultAttemptTimeout+time.Second, "and the sandbox client's short waits")
+
+		start = time.Now()
+		_, err = srv.Client(insurance.WithHTTPClient(&http.Client{Transport: srv.HTTPClient().Transport, Timeout: 5 * time.Second}),
+			insurance.WithMaxRetries(0)).QuoteTravel(ctx, quote)
+		assert.Error(t, err)
+		assert.Equal(t, 5*time.Second, time.Since(start), "the *http.Client's Timeout is the caller's bound")
+
+		start = time.Now()
+		_, err = srv.Client(insurance.WithAttemptTimeout(0)).QuoteTravel(ctx, quote)
+		assert.NoError(t, err, "unbounded, the call waits out the day")
+		assert.Equal(t, 24*time.Hour, time.Since(start))
+	})
 }

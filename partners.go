@@ -94,14 +94,6 @@ type PartnerBankAccount struct {
 	EFTBankCode      string         `json:"eft_bank_code,omitempty"`
 }
 
-// Format prints the bank account with its account number masked.
-func (a PartnerBankAccount) Format(f fmt.State, verb rune) {
-	type account PartnerBankAccount
-	masked := account(a)
-	masked.ACHAccountNumber = mask(a.ACHAccountNumber)
-	fmt.Fprintf(f, fmt.FormatString(f, verb), masked)
-}
-
 // Partner is a partner as the service describes it, the answer of OnboardPartner.
 type Partner struct {
 	Response                         `json:"-"`

@@ -4,8 +4,6 @@ import (
 	"cmp"
 	"context"
 	"errors"
-	"fmt"
-	"strings"
 )
 
 // TuitionPurchaseRequest is the body of PurchaseTuition.
@@ -44,14 +42,6 @@ type Card struct {
 	AddressPostalCode string `json:"address_postal_code,omitempty"`
 }
 
-// Format prints the card with its number and verification code masked.
-func (c Card) Format(f fmt.State, verb rune) {
-	type card Card // no Format method
-	masked := card(c)
-	masked.Number, masked.Verification = mask(c.Number), mask(c.Verification)
-	fmt.Fprintf(f, fmt.FormatString(f, verb), masked)
-}
-
 // BankAccount is a bank account to pay from. Printing it with fmt masks the account
 // number.
 type BankAccount struct {
@@ -62,25 +52,6 @@ type BankAccount struct {
 	AccountType      string  `json:"account_type,omitempty"`
 	AccountOwnerType string  `json:"account_owner_type,omitempty"`
 	Country          Country `json:"country,omitempty"`
-}
-
-// Format prints the bank account with its account number masked.
-func (a BankAccount) Format(f fmt.State, verb rune) {
-	type account BankAccount
-	masked := account(a)
-	masked.AccountNumber = mask(a.AccountNumber)
-	fmt.Fprintf(f, fmt.FormatString(f, verb), masked)
-}
-
-// mask keeps the last four characters of a long number and hides the rest.
-func mask(s string) string {
-	if s == "" {
-		return ""
-	}
-	if len(s) < 10 {
-		return "[redacted]"
-	}
-	return strings.Repeat("*", len(s)-4) + s[len(s)-4:]
 }
 
 // GapMedicalPurchaseRequest is the body of PurchaseGapMedical: the quote and the
@@ -139,14 +110,6 @@ type CustomerSecret struct {
 	Secret       string `json:"secret"`
 	EmailAddress string `json:"email_address,omitempty"`
 }
-
-// Format prints the email address and hides the secret.
-func (s CustomerSecret) Format(f fmt.State, verb rune) {
-	fmt.Fprintf(f, "insurance.CustomerSecret{EmailAddress: %q, Secret: [redacted]}", s.EmailAddress)
-}
-
-// String returns the email address and a redacted secret.
-func (s CustomerSecret) String() string { return fmt.Sprint(s) }
 
 // checkAnswer refuses an answer without a secret: the checkout needs one.
 func (s *CustomerSecret) checkAnswer() error {

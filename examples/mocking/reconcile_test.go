@@ -138,7 +138,7 @@ func TestReconcileWaitsOutPurchasesInFlight(t *testing.T) {
 		secret, err := seller.StartCheckout(ctx, checkout.CustomerEmail)
 		require.NoError(t, err)
 
-		srv.Inject("POST /v1/purchase/gap-medical", insurancetest.Fault{Times: 1, Delay: time.Minute})
+		srv.Inject("POST /v1/purchase/gap-medical", insurancetest.Fault{Times: 1, Delay: 50 * time.Second}) // within the attempt bound
 		done := make(chan error, 1)
 		go func() {
 			_, err := seller.FinishCheckout(ctx, secret, checkout, insurancetest.TokenOK)

@@ -13,7 +13,8 @@ import (
 const MaxConnsPerHost = 64
 
 // NewTransport is the transport used when the caller brings no *http.Client: the
-// usual timeouts, HTTP/2 over TLS, and every connection kept idle for reuse.
+// usual timeouts, every connection kept idle for reuse, HTTP/2 over TLS, and an
+// HTTP/2 connection silent for 30 s pinged, and dropped when the ping goes unanswered.
 func NewTransport() *http.Transport {
 	return &http.Transport{
 		Proxy:                 http.ProxyFromEnvironment,
@@ -25,6 +26,7 @@ func NewTransport() *http.Transport {
 		IdleConnTimeout:       90 * time.Second,
 		TLSHandshakeTimeout:   10 * time.Second,
 		ExpectContinueTimeout: time.Second,
+		HTTP2:                 &http.HTTP2Config{SendPingTimeout: 30 * time.Second, PingTimeout: 15 * time.Second},
 	}
 }
 

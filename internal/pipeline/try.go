@@ -126,7 +126,7 @@ func (t *try) release() {
 
 // timedOut reports a try that the attempt timeout ended, not the call's context.
 func (t *try) timedOut(call context.Context) bool {
-	return t.err != nil && call.Err() == nil && t.Context.Err() != nil
+	return t.err != nil && call.Err() == nil && t.Context.Err() == context.DeadlineExceeded
 }
 
 // Attempts is how many requests the try put on the wire: the connections it obtained,
