@@ -55,3 +55,36 @@ func benchClientWith(b *testing.B, url string, opts ...insurance.Option) *insura
 	}
 	return c
 }
+
+// BenchmarkCallOptions prices options per call on the small product list over
+// loopback: a call without options, the same call given WithHeader, and a call on
+// c.With(WithHeader(...)) made for it, which is what a call's options amount to. Its
+// allocations (-benchmem) are the figure; time it with -count and benchstat.
+func BenchmarkCallOptions(b *testing.B) {
+	c := benchClient(b, productsServer(b, productsBody(200), false).URL)
+	header := insurance.WithHeader("X-Correlation-Id", "order-42")
+	ctx := context.Background()
+	for _, v := range []struct {
+		name string
+		call func() error
+	}{
+		{"none", func() error { _, err := c.ListProducts(ctx); return err }},
+		{"per-call", func() error { _, err := c.ListProducts(ctx, header); return err }},
+		{"with", func() error {
+			derived, err := c.With(header)
+			if err == nil {
+				_, err = derived.ListProducts(ctx)
+			}
+			return err
+		}},
+	} {
+		b.Run(v.name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				if err := v.call(); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}

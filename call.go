@@ -139,10 +139,11 @@ type bodyDecoder interface{ decodeBody([]byte) error }
 // used without, such as a quote without an id.
 type answerChecker interface{ checkAnswer() error }
 
-// callTyped is call for the typed endpoints: it allocates the result.
-func callTyped[T any](ctx context.Context, c *Client, ep endpoint, in any, opts []Option) (*T, error) {
-	out := new(T)
-	if _, err := c.call(ctx, ep, in, out, opts); err != nil {
+// result is a typed endpoint's result: out, or nil and err when the call failed.
+// (The endpoints call call themselves: through a generic function their options
+// would escape to the heap.)
+func result[T any](out *T, err error) (*T, error) {
+	if err != nil {
 		return nil, err
 	}
 	return out, nil

@@ -74,5 +74,7 @@ type RoomBlockProtection struct {
 // carry the events error body (APIError.Type, Code, Message, Reason). It is never
 // sent twice once it may have reached the server.
 func (c *Client) CreateEvent(ctx context.Context, req *CreateEventRequest, opts ...Option) (*Event, error) {
-	return callTyped[Event](ctx, c, endpointCreateEvent, req, opts)
+	out := new(Event)
+	_, err := c.call(ctx, endpointCreateEvent, req, out, opts)
+	return result(out, err)
 }

@@ -1,6 +1,6 @@
 module github.com/partnerinsure/insurance-go
 
-go 1.25
+go 1.26
 
 require (
 	github.com/google/uuid v1.6.0

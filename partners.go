@@ -117,5 +117,7 @@ type Partner struct {
 // auth). It is never sent twice once it may have reached the server: a failure then
 // also matches ErrOutcomeUnknown.
 func (c *Client) OnboardPartner(ctx context.Context, req *OnboardPartnerRequest, opts ...Option) (*Partner, error) {
-	return callTyped[Partner](ctx, c, endpointOnboardPartner, req, opts)
+	out := new(Partner)
+	_, err := c.call(ctx, endpointOnboardPartner, req, out, opts)
+	return result(out, err)
 }

@@ -66,5 +66,7 @@ func decodeList[T any](b []byte, out *[]T) error {
 
 // ListProducts lists the products the partner can sell (GET /v1/products, Basic auth).
 func (c *Client) ListProducts(ctx context.Context, opts ...Option) (*ProductList, error) {
-	return callTyped[ProductList](ctx, c, endpointListProducts, nil, opts)
+	out := new(ProductList)
+	_, err := c.call(ctx, endpointListProducts, nil, out, opts)
+	return result(out, err)
 }

@@ -90,7 +90,9 @@ func (p *Policy) decodeBody(b []byte) error {
 // A declined payment answers ErrPaymentFailed. It is never sent twice once it may
 // have reached the server: a failure then also matches ErrOutcomeUnknown.
 func (c *Client) PurchaseTuition(ctx context.Context, req *TuitionPurchaseRequest, opts ...Option) (*Policy, error) {
-	return callTyped[Policy](ctx, c, endpointPurchaseTuition, req, opts)
+	out := new(Policy)
+	_, err := c.call(ctx, endpointPurchaseTuition, req, out, opts)
+	return result(out, err)
 }
 
 // PurchaseGapMedical issues a gap-medical policy (POST /v1/purchase/gap-medical,
@@ -100,7 +102,9 @@ func (c *Client) PurchaseTuition(ctx context.Context, req *TuitionPurchaseReques
 func (c *Client) PurchaseGapMedical(ctx context.Context, customerSecret string, req *GapMedicalPurchaseRequest, opts ...Option) (*Policy, error) {
 	ep := endpointPurchaseGapMedical
 	ep.auth = AuthBearer(customerSecret)
-	return callTyped[Policy](ctx, c, ep, req, opts)
+	out := new(Policy)
+	_, err := c.call(ctx, ep, req, out, opts)
+	return result(out, err)
 }
 
 // CustomerSecret is a short-lived secret that lets client-side code buy a policy for
@@ -129,8 +133,8 @@ func (r *customerSecretRequest) validate() error { return required("email_addres
 // (POST /v1/auth/customer/secret, Basic auth). Hand the secret, never the client
 // secret, to the browser; it buys only for this email address.
 func (c *Client) CreateCustomerSecret(ctx context.Context, emailAddress string, opts ...Option) (*CustomerSecret, error) {
-	s, err := callTyped[CustomerSecret](ctx, c, endpointCreateCustomerSecret, &customerSecretRequest{EmailAddress: emailAddress}, opts)
-	if err != nil {
+	s := new(CustomerSecret)
+	if _, err := c.call(ctx, endpointCreateCustomerSecret, &customerSecretRequest{EmailAddress: emailAddress}, s, opts); err != nil {
 		return nil, err
 	}
 	if s.EmailAddress == "" {

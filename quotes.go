@@ -188,8 +188,8 @@ func (c *Client) QuoteGapMedical(ctx context.Context, req *GapMedicalQuoteReques
 }
 
 func quote(ctx context.Context, c *Client, ep endpoint, req any, opts []Option) (*Quote, error) {
-	q, err := callTyped[Quote](ctx, c, ep, req, opts)
-	if err != nil {
+	q := new(Quote)
+	if _, err := c.call(ctx, ep, req, q, opts); err != nil {
 		return nil, err
 	}
 	q.Created = q.StatusCode == http.StatusCreated

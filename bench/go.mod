@@ -1,6 +1,6 @@
 module github.com/partnerinsure/insurance-go/bench
 
-go 1.25
+go 1.26
 
 require (
 	github.com/go-resty/resty/v2 v2.17.2
@@ -10,7 +10,6 @@ require (
 )
 
 require (
-	github.com/google/uuid v1.6.0 // indirect
 	github.com/hashicorp/go-cleanhttp v0.5.2 // indirect
 	go.yaml.in/yaml/v3 v3.0.5 // indirect
 	golang.org/x/net v0.43.0 // indirect

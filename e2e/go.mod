@@ -1,6 +1,6 @@
 module github.com/partnerinsure/insurance-go/e2e
 
-go 1.25
+go 1.26
 
 require (
 	github.com/chromedp/cdproto v0.0.0-20250724212937-08a3db8b4327

@@ -1,6 +1,6 @@
 module github.com/partnerinsure/insurance-go/otel
 
-go 1.25.0
+go 1.26
 
 require (
 	github.com/partnerinsure/insurance-go v0.3.0

@@ -40,8 +40,8 @@ fi
 for p in "${proxies[@]}"; do
   case $p in
     nginx) nginx -v 2>&1 ;;
-    haproxy) haproxy -v | head -1 ;;
-    apache) apache2 -v | head -1 ;;
+    haproxy) haproxy -v | sed -n 1p ;;
+    apache) apache2 -v | sed -n 1p ;;
     caddy) echo "caddy $(caddy version)" ;;
   esac
 done

@@ -32,7 +32,7 @@ cp "$root/scripts/releasecheck/testdata/partner/main.go" "$partner/"
 cat >"$partner/go.mod" <<EOF
 module example.com/partner
 
-go 1.25
+go 1.26
 
 require (
 	$core $version

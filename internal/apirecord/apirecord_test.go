@@ -36,7 +36,7 @@ func fixtureModule(name string) (string, error) {
 	if err := os.CopyFS(dir, os.DirFS(filepath.Join("testdata", name))); err != nil {
 		return "", err
 	}
-	return dir, os.WriteFile(filepath.Join(dir, "go.mod"), []byte("module example.com/fixture\n\ngo 1.25\n"), 0o644)
+	return dir, os.WriteFile(filepath.Join(dir, "go.mod"), []byte("module example.com/fixture\n\ngo 1.26\n"), 0o644)
 }
 
 // fixtures loads the shapes package as recorded (before) and as changed (after), with

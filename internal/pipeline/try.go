@@ -21,7 +21,7 @@ type try struct {
 	// The call's context, bounded by the attempt timeout. The try is its request's
 	// context too (see Value).
 	context.Context
-	req       *Request
+	req       Request               // the call's, copied: a pointer would make it escape
 	lane      lane                  // the pool it goes out on
 	holdsBody bool                  // it asks "Expect: 100-continue" and holds its body back
 	seesConns bool                  // its pools report connections (see Pools)
@@ -42,7 +42,7 @@ type try struct {
 // newTry starts the next try of call c, on the lane c's last try calls for, and
 // builds its request, whose GetBody net/http must ask before sending it again.
 func (p *Pipeline) newTry(ctx context.Context, r *Request, body []byte, c *tally) (*try, *http.Request, error) {
-	t := &try{Context: ctx, req: r, seesConns: p.pools.seesConns, budget: p.budget, number: c.Attempts + 1}
+	t := &try{Context: ctx, req: *r, seesConns: p.pools.seesConns, budget: p.budget, number: c.Attempts + 1}
 	if p.cfg.AttemptTimeout > 0 {
 		t.Context, t.cancel = context.WithTimeout(ctx, p.cfg.AttemptTimeout)
 	}
@@ -101,17 +101,16 @@ func (p *Pipeline) send(t *try, req *http.Request) {
 		t.sends.Store(2)
 		resp, err = p.clients[recordsLane].Do(again)
 	}
-	var urlErr *url.Error // its text repeats the URL; the SDK's own names method and path
-	if errors.As(err, &urlErr) {
-		err = urlErr.Err
+	if u, ok := errors.AsType[*url.Error](err); ok {
+		err = u.Err // its text repeats the URL; the SDK's own error names method and path
 	}
 	if t.err = err; err != nil {
 		return
 	}
 	t.answer, t.err = readAnswer(resp)
 	if t.err == nil && t.req.Out != nil && isSuccess(t.answer.StatusCode) {
-		var syntax *json.SyntaxError
-		if t.err = p.cfg.Decode(t.answer.Body, t.req.Out); t.err != nil && !errors.As(t.err, &syntax) {
+		t.err = p.cfg.Decode(t.answer.Body, t.req.Out)
+		if _, corrupt := errors.AsType[*json.SyntaxError](t.err); t.err != nil && !corrupt {
 			t.err = permanent(t.err)
 		}
 	}

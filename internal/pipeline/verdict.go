@@ -5,9 +5,9 @@ import (
 	"crypto/tls"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"net"
 	"net/http"
+	"strconv"
 )
 
 // verdict is what a try means for its call.
@@ -34,14 +34,15 @@ func judge(t *try, timedOut bool) verdict {
 		return v
 	}
 	status := t.answer.StatusCode
-	answered := fmt.Sprintf("the server answered %d %s", status, http.StatusText(status))
+	if t.err == nil && isSuccess(status) {
+		return v // nothing to explain
+	}
+	answered := "the server answered " + strconv.Itoa(status) + " " + http.StatusText(status)
 	switch {
 	case t.err != nil: // a 2xx whose body failed
 		v.why = answered + ", but " + bodyProblem(t.err)
 		v.retry = idempotent && !isPermanent(t.err)
 		v.freshConn = idempotent
-	case isSuccess(status):
-		v.why = answered
 	case status == http.StatusTooManyRequests:
 		v.arrived, v.retry = false, true
 		v.why = answered + ": it refused the request unprocessed"

@@ -26,7 +26,7 @@ type outcome struct {
 }
 
 func (o outcome) try(class Class) *try {
-	t := &try{req: &Request{Class: class, NeedsBody: class == CreatesRecord}, seesConns: true, holdsBody: o.holdsBody, err: o.err}
+	t := &try{req: Request{Class: class, NeedsBody: class == CreatesRecord}, seesConns: true, holdsBody: o.holdsBody, err: o.err}
 	if o.status != 0 {
 		t.answer = &Answer{StatusCode: o.status}
 	}
@@ -147,7 +147,7 @@ func TestJudgeReadsTheServersWayWithExpect(t *testing.T) {
 // An answer made up by attempt middleware, whose first byte net/http never reported,
 // proves nothing about the held-back body.
 func TestAnAnswerNetHTTPNeverReportedIsNoProof(t *testing.T) {
-	made := &try{req: &Request{Class: CreatesRecord, NeedsBody: true}, seesConns: true, holdsBody: true,
+	made := &try{req: Request{Class: CreatesRecord, NeedsBody: true}, seesConns: true, holdsBody: true,
 		answer: &Answer{StatusCode: http.StatusServiceUnavailable}}
 	made.ev.conns.Store(1)
 	v := judge(made, false)

@@ -1,5 +1,5 @@
 module github.com/partnerinsure/insurance-go/scripts/releasecheck
 
-go 1.25.0
+go 1.26
 
 require golang.org/x/mod v0.40.0
