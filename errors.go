@@ -163,7 +163,7 @@ func callError(ep endpoint, res pipeline.Answer, err error) error {
 	pe := err.(*pipeline.Error) // Send's only kind of error
 	e := &RequestError{
 		Method: ep.method, Path: ep.path, Attempts: pe.Attempts, Why: pe.Why,
-		StatusCode: res.StatusCode, Header: res.Header, Body: res.Body, // a 2xx whose body failed
+		StatusCode: pe.StatusCode, Header: pe.Header, Body: pe.Body, // a 2xx whose body failed
 		OutcomeUnknown: ep.class == pipeline.CreatesRecord && pe.MayHaveArrived,
 		BudgetRefused:  pe.BudgetRefused, Err: pe.Err,
 	}

@@ -31,7 +31,8 @@ type Observer interface {
 	// StartCall begins observing a call. The context it returns is the call's from
 	// then on (its attempts and EndCall see it): put a span in it, or return ctx.
 	StartCall(ctx context.Context, call CallInfo) context.Context
-	// StartAttempt runs before each attempt goes out.
+	// StartAttempt runs before each attempt goes out. ctx is the attempt's: the
+	// call's, bounded by the attempt timeout, and done once the attempt is.
 	StartAttempt(ctx context.Context, attempt AttemptInfo)
 	// EndCall ends observing the call with what happened.
 	EndCall(ctx context.Context, call CallInfo, result CallResult)

@@ -11,15 +11,6 @@ import (
 // not answer Expect costs each such request up to ExpectContinueTimeout (1 s): the
 // switch below stops asking it for a while.
 
-// expectNews is what a try showed of the server's way with Expect.
-type expectNews int
-
-const (
-	expectNoNews    expectNews = iota // not asked, or nothing either way
-	expectHonoured                    // the server said "100 Continue"
-	expectUnwelcome                   // it refused Expect, ignored it or sat on it
-)
-
 // What turns Expect off: more answers in a row than a passing fault gives; and for
 // how long: then the pools ask again, in case the verdict was wrong or is no more.
 const (
@@ -43,17 +34,17 @@ func (s *expectSwitch) asks() bool {
 	return !time.Now().Before(s.offUntil)
 }
 
-// observe counts what a try showed.
-func (s *expectSwitch) observe(news expectNews) {
-	if news == expectNoNews {
+// observe counts what try verdict v showed of Expect.
+func (s *expectSwitch) observe(v verdict) {
+	if !v.expectHonoured && !v.expectUnwelcome {
 		return
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	switch {
-	case news == expectHonoured:
+	case v.expectHonoured:
 		s.strikes = 0
-	case news == expectUnwelcome && !time.Now().Before(s.offUntil): // not while off: a pause ends with none
+	case !time.Now().Before(s.offUntil): // not while off: a pause ends with none
 		if s.strikes++; s.strikes >= expectStrikes {
 			s.strikes, s.offUntil = 0, time.Now().Add(expectPause)
 		}

@@ -90,22 +90,22 @@ func TestExpectIsAskedAgainAfterAPause(t *testing.T) {
 		honoured := &try{holdsBody: true, answer: &Answer{StatusCode: http.StatusCreated}}
 		honoured.ev.continued.Store(true)
 
-		s.observe(ignored.expectNews(false))
-		s.observe(ignored.expectNews(false))
-		s.observe(honoured.expectNews(false))
-		s.observe(ignored.expectNews(false))
-		s.observe(ignored.expectNews(false))
+		s.observe(judge(ignored, false))
+		s.observe(judge(ignored, false))
+		s.observe(judge(honoured, false))
+		s.observe(judge(ignored, false))
+		s.observe(judge(ignored, false))
 		assert.True(t, s.asks(), "a 100 Continue in between clears the count")
 
-		s.observe(ignored.expectNews(false))
+		s.observe(judge(ignored, false))
 		assert.False(t, s.asks(), "three in a row turn Expect off")
-		s.observe(ignored.expectNews(false)) // purchases in flight as it turned off
-		s.observe(ignored.expectNews(false))
+		s.observe(judge(ignored, false)) // purchases in flight as it turned off
+		s.observe(judge(ignored, false))
 		time.Sleep(expectPause - time.Second)
 		assert.False(t, s.asks())
 		time.Sleep(time.Second)
 		assert.True(t, s.asks(), "and only for expectPause")
-		s.observe(ignored.expectNews(false))
+		s.observe(judge(ignored, false))
 		assert.True(t, s.asks(), "a pause ends with no answer counted against Expect")
 	})
 }

@@ -15,7 +15,7 @@
 // Back: the try reads the answer (response.go). judge (verdict.go) decides from the
 // evidence and the answer whether the request may have reached the server, may go
 // again, on a fresh connection, whether the server failed Expect, and why, in words.
-// Send ends the call or waits (retry.go) and tries again, within the budget (budget.go).
+// Send ends the call, or waits and tries again within the retry budget (retry.go).
 package pipeline
 
 import (
@@ -81,34 +81,29 @@ type Request struct {
 	// record-creating calls): an answer before the body went out proves it unsent.
 	NeedsBody bool
 	// Out, when set, is where Config.Decode decodes a 2xx body (empty for a 204 or a
-	// HEAD). A body cut or not JSON is then a failed answer (see send).
+	// HEAD). A body cut or not JSON is then a failed answer (see deliver).
 	Out any
 }
 
 // Answer is an answer whose body was read in full (2xx) or up to MaxErrorBody, and
-// what the call came to. Beside an error it is a 2xx whose body failed, what was read
-// of it, or holds only the Tally.
+// what the call came to. Beside an error it holds a 2xx whose body failed, or no
+// answer at all.
 type Answer struct {
-	StatusCode int
-	Header     http.Header
-	Body       []byte
-	Tally
-}
-
-// Tally is what a call's tries came to.
-type Tally struct {
+	StatusCode     int
+	Header         http.Header
+	Body           []byte
 	Attempts       int    // requests sent, net/http's own resends included
 	MayHaveArrived bool   // some request may have reached the server
 	BudgetRefused  bool   // the retry budget refused a retry, or a resend, the table allowed
-	Why            string // where the last request got, in words (see judge); "" when none was made
+	Why            string // where the last request got, in words (see judge); "" for a success
 }
 
 // Error is a call that ended without a usable answer: the request could not be
 // encoded or sent, the context ended, or a 2xx body could not be read or decoded.
 type Error struct {
-	Tally
-	Last *Answer // the last non-2xx answer, when the call's context ended after it
-	Err  error
+	Answer         // as Send returned it
+	Last   *Answer // the last non-2xx answer, when the call's context ended after it
+	Err    error
 }
 
 // Error returns the cause's text.

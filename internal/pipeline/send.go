@@ -26,27 +26,32 @@ func (p *Pipeline) Send(ctx context.Context, r *Request) (Answer, error) {
 	for retries := 0; ; retries++ {
 		t, req, err := p.newTry(ctx, r, body, &c)
 		if err != nil {
-			return Answer{Tally: c.Tally}, &Error{Tally: c.Tally, Err: err}
+			return c.end(ctx, nil, err)
 		}
-		start := p.logStart(ctx)
-		p.send(t, req)
+		start := time.Now()
+		p.deliver(t, req)
 
-		v := judge(t, t.timedOut(ctx))
+		timedOut := t.err != nil && ctx.Err() == nil && t.Context.Err() == context.DeadlineExceeded
+		v := judge(t, timedOut)
 		c.account(t, v)
-		p.pools.expect.observe(v.expect)
+		p.pools.expect.observe(v)
 		p.log(ctx, t, v, start)
 
 		if t.err == nil && isSuccess(t.answer.StatusCode) {
 			p.budget.Succeeded(retries > 0)
 			return c.end(ctx, t, nil)
 		}
+		failure := t.err
+		if timedOut { // net/http reports it as the context's
+			failure = fmt.Errorf("no answer within the attempt timeout of %s: %w", p.cfg.AttemptTimeout, context.DeadlineExceeded)
+		}
 		wait := p.wait(retries, t.answer)
 		if ctx.Err() != nil || !v.retry || retries == p.cfg.MaxRetries || outlasts(ctx, wait) {
-			return c.end(ctx, t, p.describe(ctx, t))
+			return c.end(ctx, t, failure)
 		}
 		if !p.budget.TakeRetry() {
-			c.BudgetRefused = true
-			return c.end(ctx, t, p.describe(ctx, t))
+			c.budgetRefused = true
+			return c.end(ctx, t, failure)
 		}
 
 		if err := sleep(ctx, wait); err != nil {
@@ -59,51 +64,44 @@ func (p *Pipeline) Send(ctx context.Context, r *Request) (Answer, error) {
 	}
 }
 
-// describe is the error of try t, naming the attempt timeout when it ended the try:
-// net/http reports it as the context's.
-func (p *Pipeline) describe(ctx context.Context, t *try) error {
-	if t.timedOut(ctx) {
-		return fmt.Errorf("no answer within the attempt timeout of %s: %w", p.cfg.AttemptTimeout, context.DeadlineExceeded)
-	}
-	return t.err
-}
-
 // tally is a call under way: what its tries came to, and what the next try needs of
 // the last one.
 type tally struct {
-	Tally
-	lastAnswer *Answer // the last non-2xx answer
-	freshConn  bool    // the next try takes a connection of its own
-	skipExpect bool    // the next try does not ask Expect: the last found it unwelcome
+	attempts      int     // requests sent, net/http's own resends included
+	arrived       bool    // some request may have reached the server
+	budgetRefused bool    // the retry budget refused a retry, or a resend
+	why           string  // where the last request got
+	lastAnswer    *Answer // the last non-2xx answer
+	freshConn     bool    // the next try takes a connection of its own
+	skipExpect    bool    // the next try does not ask Expect: the last found it unwelcome
 }
 
 // account adds try t, judged v, to the call.
 func (c *tally) account(t *try, v verdict) {
-	c.Attempts += t.Attempts()
-	c.MayHaveArrived = c.MayHaveArrived || v.arrived
-	c.BudgetRefused = c.BudgetRefused || t.ev.budgetRefused.Load()
-	c.Why = v.why
-	c.freshConn, c.skipExpect = v.freshConn, v.expect == expectUnwelcome
+	c.attempts += t.Attempts()
+	c.arrived = c.arrived || v.arrived
+	c.budgetRefused = c.budgetRefused || t.ev.budgetRefused.Load()
+	c.why = v.why
+	c.freshConn, c.skipExpect = v.freshConn, v.expectUnwelcome
 	if t.answer != nil && !isSuccess(t.answer.StatusCode) {
 		c.lastAnswer = t.answer
 	}
 }
 
-// end is how the call ends after try t (nil: after a wait), with err when it got no
-// usable answer: then an *Error too, keeping what there is.
+// end is how the call ends after try t (nil: after a wait, or none), with err when it
+// got no usable answer: then an *Error too, which keeps what there is.
 func (c *tally) end(ctx context.Context, t *try, err error) (Answer, error) {
+	res := Answer{Attempts: c.attempts, MayHaveArrived: c.arrived, BudgetRefused: c.budgetRefused, Why: c.why}
+	if t != nil && t.answer != nil { // its answer, or a 2xx whose body failed
+		res.StatusCode, res.Header, res.Body = t.answer.StatusCode, t.answer.Header, t.answer.Body
+	}
 	if err == nil {
-		res := *t.answer
-		res.Tally = c.Tally
 		return res, nil
 	}
-	e, res := &Error{Tally: c.Tally, Err: err}, Answer{Tally: c.Tally}
-	switch {
-	case t != nil && t.answer != nil: // a 2xx whose body failed
-		res.StatusCode, res.Header, res.Body = t.answer.StatusCode, t.answer.Header, t.answer.Body
-	case ctx.Err() != nil && c.lastAnswer != nil:
+	e := &Error{Answer: res, Err: err}
+	if res.StatusCode == 0 && ctx.Err() != nil && c.lastAnswer != nil {
 		last := *c.lastAnswer
-		last.Tally = c.Tally
+		last.Attempts, last.MayHaveArrived, last.BudgetRefused, last.Why = res.Attempts, res.MayHaveArrived, res.BudgetRefused, res.Why
 		e.Last = &last
 	}
 	return res, e
@@ -126,20 +124,11 @@ func sleep(ctx context.Context, d time.Duration) error {
 	}
 }
 
-// logStart is when a try began if its requests are logged (the debug level is
-// enabled), else zero.
-func (p *Pipeline) logStart(ctx context.Context) time.Time {
-	if p.cfg.Logger != nil && p.cfg.Logger.Enabled(ctx, slog.LevelDebug) {
-		return time.Now()
-	}
-	return time.Time{}
-}
-
 // log writes a debug line for each request of try t (begun at start): method, path,
 // attempt, latency and outcome, never a header, a body or a query; why, unless it
 // succeeded.
 func (p *Pipeline) log(ctx context.Context, t *try, v verdict, start time.Time) {
-	if start.IsZero() {
+	if p.cfg.Logger == nil || !p.cfg.Logger.Enabled(ctx, slog.LevelDebug) {
 		return
 	}
 	last := t.number + t.Attempts() - 1

@@ -14,7 +14,7 @@ import (
 )
 
 // try is one turn of Send's loop: a request handed to net/http, sent again once at
-// most (by net/http, or by the try over HTTP/1.1: see send), and what came back. Each
+// most (by net/http, or by the try over HTTP/1.1: see deliver), and what came back. Each
 // request sent is an attempt; a resend shares the attempt timeout of the request it
 // repeats.
 type try struct {
@@ -42,7 +42,7 @@ type try struct {
 // newTry starts the next try of call c, on the lane c's last try calls for, and
 // builds its request, whose GetBody net/http must ask before sending it again.
 func (p *Pipeline) newTry(ctx context.Context, r *Request, body []byte, c *tally) (*try, *http.Request, error) {
-	t := &try{Context: ctx, req: *r, seesConns: p.pools.seesConns, budget: p.budget, number: c.Attempts + 1}
+	t := &try{Context: ctx, req: *r, seesConns: p.pools.seesConns, budget: p.budget, number: c.attempts + 1}
 	if p.cfg.AttemptTimeout > 0 {
 		t.Context, t.cancel = context.WithTimeout(ctx, p.cfg.AttemptTimeout)
 	}
@@ -84,12 +84,12 @@ func (p *Pipeline) newTry(ctx context.Context, r *Request, body []byte, c *tally
 	return t, req, nil
 }
 
-// send hands the try's request to its lane (an idempotent one net/http would resend,
+// deliver hands the try's request to its lane (an idempotent one net/http would resend,
 // again to the HTTP/1.1 lane: see mayResend), reads the answer, and decodes a 2xx
 // body into Request.Out. A body cut or not JSON may be a proxy's doing (reloading,
 // Apache's mod_http2 answered 201 with NUL bytes): worth asking again. Any other
 // decoding failure is the answer's own, and permanent.
-func (p *Pipeline) send(t *try, req *http.Request) {
+func (p *Pipeline) deliver(t *try, req *http.Request) {
 	defer t.release()
 	p.cfg.BeforeAttempt(t.Context, t.number, req.Header)
 	t.sends.Store(1)
@@ -121,11 +121,6 @@ func (t *try) release() {
 	if t.cancel != nil {
 		t.cancel()
 	}
-}
-
-// timedOut reports a try that the attempt timeout ended, not the call's context.
-func (t *try) timedOut(call context.Context) bool {
-	return t.err != nil && call.Err() == nil && t.Context.Err() == context.DeadlineExceeded
 }
 
 // Attempts is how many requests the try put on the wire: the connections it obtained,

@@ -12,41 +12,89 @@ import (
 
 // verdict is what a try means for its call.
 type verdict struct {
-	arrived   bool       // the request may have reached the server
-	retry     bool       // the retry table allows sending it again
-	freshConn bool       // and then on a new connection of its own
-	expect    expectNews // what the try showed of the server's way with Expect
-	why       string     // where the request got, in words
+	arrived         bool   // the request may have reached the server
+	retry           bool   // the retry table allows sending it again
+	freshConn       bool   // and then on a new connection of its own
+	expectHonoured  bool   // the server said "100 Continue"
+	expectUnwelcome bool   // the server refused Expect, sat on it or ignored it
+	why             string // where the request got, in words; "" for a success
 }
 
-// judge decides what try t means from its evidence and what came back; timedOut: the
-// attempt timeout, not the call's context, ended it. It is the retry table: an
-// idempotent request goes again after a failure that may pass (429, 502, 503, 504, a
-// broken connection, a cut or corrupt 2xx body); a record-creating one only when it
-// cannot have been processed (429, nothing sent, an answer before its body went out).
-func judge(t *try, timedOut bool) verdict {
-	v := verdict{arrived: true, expect: t.expectNews(timedOut)}
-	idempotent := t.req.Class == Idempotent
-	if t.answer == nil { // the connection, the context or a guard ended the try
-		v.arrived, v.why = t.unanswered(timedOut)
+// judge decides what try t means, and is the one place that does: from what net/http
+// reported of it (its evidence), what came back, and timedOut (the attempt timeout,
+// not the call's context, ended it). It is the retry table: an idempotent request
+// goes again after a failure that may pass (429, 502, 503, 504, a broken connection,
+// a cut or corrupt 2xx body); a record-creating one only when it cannot have been
+// processed (429, nothing sent, a 417, 502, 503 or 504 before its body went out).
+func judge(t *try, timedOut bool) (v verdict) {
+	conns, bodyRead, continued := t.ev.conns.Load(), t.ev.bodyRead.Load(), t.ev.continued.Load()
+	idempotent, status := t.req.Class == Idempotent, 0
+	if t.answer != nil {
+		status = t.answer.StatusCode
+	}
+	// A final answer the server began before the held-back body went out, unasked,
+	// was decided on the headers alone. One whose first byte net/http never reported
+	// (made up by attempt middleware) proves nothing.
+	before := t.holdsBody && status != 0 && !continued && !t.ev.informational.Load() &&
+		t.ev.answerBegan.Load() == answerBeforeBody
+	// Expect is unwelcome when the server refused it (417), sat on it until the
+	// attempt timed out, or ignored it: answered after the body went out unasked (but
+	// for a gateway's 502, 503 or 504: a proxy whose upstream is down waits for the
+	// body, then says so).
+	v.expectHonoured = t.holdsBody && continued
+	v.expectUnwelcome = t.holdsBody && !continued && (timedOut && conns > 0 && !bodyRead ||
+		before && status == http.StatusExpectationFailed ||
+		status != 0 && t.ev.answerBegan.Load() == answerAfterBody && !isGatewayFailure(status))
+
+	v.arrived = true
+	if status == 0 { // the connection, the context or a guard ended the try
+		ended := "the connection closed"
+		switch {
+		case timedOut:
+			ended = "the attempt timeout passed"
+		case errors.Is(t.err, context.Canceled) || errors.Is(t.err, context.DeadlineExceeded):
+			ended = "the context ended"
+		}
+		switch {
+		case isDialError(t.err):
+			v.arrived, v.why = false, "nothing could connect"
+		case t.seesConns && conns == 0:
+			v.arrived, v.why = false, "the request got no connection: nothing was sent"
+		case t.holdsBody && !bodyRead:
+			v.arrived, v.why = false, ended+" before the server asked for the body: the body never went out"
+		case t.holdsBody:
+			v.why = "the body went out and " + ended + " before an answer"
+		case !t.seesConns:
+			v.why = "the request went to a transport that does not say what it sent, and " + ended + " before an answer"
+		default:
+			v.why = "the request went out and " + ended + " before an answer"
+		}
 		v.retry = !isPermanent(t.err) && (idempotent || !v.arrived)
-		v.freshConn = idempotent || (t.holdsBody && t.ev.conns.Load() > 0 && !t.ev.bodyRead.Load())
+		v.freshConn = idempotent || t.holdsBody && conns > 0 && !bodyRead
 		return v
 	}
-	status := t.answer.StatusCode
 	if t.err == nil && isSuccess(status) {
 		return v // nothing to explain
 	}
 	answered := "the server answered " + strconv.Itoa(status) + " " + http.StatusText(status)
 	switch {
 	case t.err != nil: // a 2xx whose body failed
-		v.why = answered + ", but " + bodyProblem(t.err)
-		v.retry = idempotent && !isPermanent(t.err)
-		v.freshConn = idempotent
+		v.retry, v.freshConn = idempotent && !isPermanent(t.err), idempotent
+		_, corrupt := errors.AsType[*json.SyntaxError](t.err)
+		switch {
+		case errors.Is(t.err, ErrResponseTooLarge):
+			v.why = answered + ", but its body is larger than the SDK reads"
+		case corrupt:
+			v.why = answered + ", but its body is cut or not JSON"
+		case isPermanent(t.err):
+			v.why = answered + ", but its body does not decode into the result"
+		default:
+			v.why = answered + ", but its body was cut short"
+		}
 	case status == http.StatusTooManyRequests:
 		v.arrived, v.retry = false, true
 		v.why = answered + ": it refused the request unprocessed"
-	case t.answeredBeforeBody() && (status == http.StatusExpectationFailed || t.req.NeedsBody):
+	case before && (status == http.StatusExpectationFailed || t.req.NeedsBody):
 		// RFC 9110 has a 417 sent again without Expect; and a server cannot act on a
 		// typed record-creating request without its body (Do's may act on the path).
 		v.arrived = false
@@ -59,85 +107,22 @@ func judge(t *try, timedOut bool) verdict {
 	return v
 }
 
-// unanswered says whether a try without an answer may have reached the server, and why.
-func (t *try) unanswered(timedOut bool) (arrived bool, why string) {
-	ended := "the connection closed"
-	switch {
-	case timedOut:
-		ended = "the attempt timeout passed"
-	case errors.Is(t.err, context.Canceled) || errors.Is(t.err, context.DeadlineExceeded):
-		ended = "the context ended"
-	}
-	switch {
-	case isDialError(t.err):
-		return false, "nothing could connect"
-	case t.seesConns && t.ev.conns.Load() == 0:
-		return false, "the request got no connection: nothing was sent"
-	case t.holdsBody && !t.ev.bodyRead.Load():
-		return false, ended + " before the server asked for the body: the body never went out"
-	case t.holdsBody:
-		return true, "the body went out and " + ended + " before an answer"
-	case !t.seesConns:
-		return true, "the request went to a transport that does not say what it sent, and " + ended + " before an answer"
-	}
-	return true, "the request went out and " + ended + " before an answer"
-}
-
-// bodyProblem says what was wrong with a 2xx body.
-func bodyProblem(err error) string {
-	var syntax *json.SyntaxError
-	switch {
-	case errors.Is(err, ErrResponseTooLarge):
-		return "its body is larger than the SDK reads"
-	case errors.As(err, &syntax):
-		return "its body is cut or not JSON"
-	case isPermanent(err):
-		return "its body does not decode into the result"
-	}
-	return "its body was cut short"
-}
-
-// answeredBeforeBody reports a final answer the server began before the held-back
-// body went out, unasked: it decided on the headers alone. An answer whose first byte
-// net/http never reported (made up by attempt middleware) proves nothing.
-func (t *try) answeredBeforeBody() bool {
-	return t.holdsBody && t.answer != nil && !t.ev.continued.Load() && !t.ev.informational.Load() &&
-		t.ev.answerBegan.Load() == answerBeforeBody
-}
-
-// expectNews says what the try showed of the server's way with Expect. It is
-// unwelcome when the server refused it (417), sat on it until the attempt timed out,
-// or ignored it: answered after net/http sent the body unasked (but for a gateway's
-// 502, 503 or 504: a proxy whose upstream is down waits for the body, then says so).
-func (t *try) expectNews(timedOut bool) expectNews {
-	switch {
-	case !t.holdsBody:
-		return expectNoNews
-	case t.ev.continued.Load():
-		return expectHonoured
-	case timedOut && t.ev.conns.Load() > 0 && !t.ev.bodyRead.Load(), // silent
-		t.answeredBeforeBody() && t.answer.StatusCode == http.StatusExpectationFailed,                           // refused
-		t.answer != nil && t.ev.answerBegan.Load() == answerAfterBody && !isGatewayFailure(t.answer.StatusCode): // ignored
-		return expectUnwelcome
-	}
-	return expectNoNews
-}
-
 // What mayResend answers net/http.
 var (
 	errResentOnce      = errors.New("no answer, and net/http's own resend was refused: net/http already sent it again once")
 	errMayHaveArrived  = errors.New("no answer, and net/http's own resend was refused: a record-creating request may have reached the server")
 	errBudgetSpent     = errors.New("no answer, and net/http's own resend was refused: the retry budget is spent")
-	errResendOverHTTP1 = errors.New("no answer: the request is sent again over HTTP/1.1") // by the try (see send)
+	errResendOverHTTP1 = errors.New("no answer: the request is sent again over HTTP/1.1") // by the try (see deliver)
 )
 
-// mayResend decides on the nth time net/http asks to send the request again: once a
-// try at most (a call sends at most 2 × (1 + MaxRetries) requests), never while the
-// retry budget is spent (though resends do not draw on it), never a record-creating
-// request on pools that do not report connections. The try sends an idempotent one
-// again itself, over HTTP/1.1: net/http would put it on an HTTP/2 connection whose
-// stream limit it does not know yet. A record-creating one goes again on its
-// HTTP/1.1 pool, where net/http resends only what it wrote nothing of.
+// mayResend decides on the nth time net/http asks to send the request again (nil: it
+// may; errResendOverHTTP1: the try sends it itself; else why not): once a try at
+// most (a call sends at most 2 × (1 + MaxRetries) requests), never while the retry
+// budget is spent (though resends do not draw on it), never a record-creating request
+// on pools that do not report connections. The try sends an idempotent one again
+// itself, over HTTP/1.1: net/http would put it on an HTTP/2 connection whose stream
+// limit it does not know yet. A record-creating one goes again on its HTTP/1.1 pool,
+// where net/http resends only what it wrote nothing of.
 func (t *try) mayResend(n int32) error {
 	switch {
 	case n > 1:

@@ -10,10 +10,10 @@ import (
 	"sync/atomic"
 )
 
-// Every place net/http calls back into as it sends a try's request is in this file,
-// but the gate's GotConn (conngate.go): trace hooks, request bodies, GetBody, the
-// context's Value, the pools' guard. They alone write the try's evidence; judge
-// (verdict.go) reads it once the try is over. RoundTrip, GotConn and GetBody run in
+// Every SDK method or function net/http calls as it sends a try's request is in this
+// file, but the gate's GotConn (conngate.go): trace hooks, request bodies, GetBody,
+// the context's Value, the pools' guard, CheckRedirect. They alone write the try's
+// evidence; judge (verdict.go) reads it once the try is over. RoundTrip, GotConn and GetBody run in
 // Do on the caller's goroutine; a held-back body's hooks run on the connection's
 // goroutines, and its first Read may come after Do returned.
 
@@ -88,7 +88,9 @@ func (emptyBody) Close() error                     { return nil }
 func (t *try) rewind() (io.ReadCloser, error) {
 	if !t.ev.answered.Load() {
 		if err := t.mayResend(t.ev.resends.Add(1)); err != nil {
-			t.ev.budgetRefused.Store(err == errBudgetSpent)
+			if err == errBudgetSpent {
+				t.ev.budgetRefused.Store(true)
+			}
 			return nil, err
 		}
 	}
