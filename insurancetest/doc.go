@@ -172,7 +172,10 @@
 // one, or one of another product, 400; with one already bought, 422 (error_code
 // "quote_unavailable"). The answer is {"quote_id", "product", "status":
 // "QUOTED"|"PURCHASED", "premium", "currency" (default USD), "customer_email_address",
-// "policy_id" (once bought), "created_at", "updated_at"}.
+// "policy_id" (once bought), "created_at", "updated_at"}. The interface shows none of
+// these fields: their names are the sandbox's choice (the quote_id excepted, which the
+// interface names in its requests), and code that reads, say, "premium" must check
+// what the service itself sends.
 //
 // Premiums: travel = 4.5% of trip_cost + 2.50 per traveller (the customer plus
 // additional_travelers) per trip day (start and end included), rounded to cents;

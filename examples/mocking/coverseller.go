@@ -93,8 +93,11 @@ func (s *CoverSeller) QuoteTrip(ctx context.Context, b *Booking) (premium float6
 		return 0, fmt.Errorf("quoting trip cover: the answer has no quote_id")
 	}
 	b.QuoteID = quote.QuoteID
+	// The interface does not show a quote's fields: "premium" is the sandbox's name
+	// for it (insurancetest's package doc). Check what the service sends, and that
+	// it came.
 	var body struct {
-		Premium *float64 `json:"premium"` // the interface does not type it: check it came
+		Premium *float64 `json:"premium"`
 	}
 	if err := quote.Decode(&body); err != nil {
 		return 0, fmt.Errorf("reading the premium: %w", err)

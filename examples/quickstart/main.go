@@ -193,7 +193,9 @@ func createdOrUpdated(q *insurance.Quote) string {
 	return "updated"
 }
 
-// premium reads the premium from the raw quote: the interface does not type it.
+// premium reads the premium from the raw quote. The interface does not show a quote's
+// fields: "premium" and "currency" are the sandbox's choice (see insurancetest's
+// package doc), and the service's own names may differ.
 func premium(q *insurance.Quote) string {
 	var body struct {
 		Premium  float64 `json:"premium"`
