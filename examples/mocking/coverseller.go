@@ -153,6 +153,8 @@ func (s *CoverSeller) finish(ctx context.Context, p Purchase, policy *insurance.
 		p.State, result = Unknown, fmt.Errorf("%w: %w", ErrCheckStatus, err)
 	case errors.Is(err, insurance.ErrPaymentFailed):
 		p.State, result = Failed, ErrCardDeclined
+	case errors.Is(err, insurance.ErrQuoteUnavailable): // a pending or active policy exists for the quote
+		p.State, result = Bought, ErrAlreadyCovered // its id comes from the insurer, as Reconcile's does
 	case errors.Is(err, insurance.ErrUnauthorized) && p.Product == ProductGapMedical: // the customer secret is short-lived
 		p.State, result = Failed, ErrCheckoutExpired
 	default: // an answer that refuses the purchase, or a failure before it was sent

@@ -61,12 +61,13 @@ func TestBuyTuitionCoverWithMockRecordsEachOutcome(t *testing.T) {
 		want:  []error{ErrCardDeclined},
 		state: Failed, sentAgain: true, again: ErrCardDeclined,
 	}, {
-		// The SDK says a pending or active policy exists for the quote; the service
-		// passes the error on (the caller can match insurance.ErrQuoteUnavailable).
-		name:  "422: the quote is gone, the error passed on",
+		// The quote is gone because a pending or active policy exists for it: the
+		// booking is covered (the policy's id comes from the insurer), and the quote
+		// is not bought again.
+		name:  "422: a policy exists for the quote",
 		err:   &insurance.APIError{StatusCode: 422, Method: "POST", Path: "/v1/purchase/tuition", Code: "quote_unavailable"},
-		want:  []error{insurance.ErrQuoteUnavailable},
-		state: Failed, sentAgain: true, again: insurance.ErrQuoteUnavailable,
+		want:  []error{ErrAlreadyCovered},
+		state: Bought, again: ErrAlreadyCovered,
 	}}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
