@@ -44,7 +44,7 @@ import (
 )
 
 // Version is the SDK version sent in the User-Agent header.
-const Version = "0.3.0"
+const Version = "1.0.0"
 
 // Defaults of the retry policy; see WithMaxRetries, WithRetryWait and WithMaxRetryAfter.
 const (

@@ -3,7 +3,7 @@ module github.com/partnerinsure/insurance-go/otel
 go 1.26
 
 require (
-	github.com/partnerinsure/insurance-go v0.3.0
+	github.com/partnerinsure/insurance-go v1.0.0
 	github.com/stretchr/testify v1.12.1
 	go.opentelemetry.io/otel v1.46.0
 	go.opentelemetry.io/otel/metric v1.46.0

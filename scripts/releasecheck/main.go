@@ -10,7 +10,7 @@
 //     command ignores in a dependency, does not count).
 //
 // scripts/release-check.sh runs it, then builds and runs a partner module against the
-// proxy; RELEASING.md says when. It prints the version ("v0.3.0") on stdout, what it
+// proxy; RELEASING.md says when. It prints the version ("v1.0.0") on stdout, what it
 // did and what failed on stderr, and exits 1 on any failure.
 //
 //	go run . -root ../.. -proxy /tmp/proxy
@@ -63,7 +63,7 @@ func main() {
 	fmt.Println(version)
 }
 
-// check runs every check it can and returns the version cut ("v0.3.0") and the
+// check runs every check it can and returns the version cut ("v1.0.0") and the
 // failures.
 func check(root, proxy string) (string, []error) {
 	v, err := readVersion(root)
@@ -136,7 +136,7 @@ func readVersion(root string) (string, error) {
 	case len(found) != 1:
 		return "", fmt.Errorf("want one `const Version` in %s/*.go, found %d", root, len(found))
 	case semver.Canonical("v"+found[0]) != "v"+found[0]:
-		return "", fmt.Errorf("const Version = %q is not a full semantic version such as \"0.3.0\"", found[0])
+		return "", fmt.Errorf("const Version = %q is not a full semantic version such as \"1.0.0\"", found[0])
 	}
 	return found[0], nil
 }
