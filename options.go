@@ -157,8 +157,10 @@ func WithMaxRetries(n int) Option {
 	}
 }
 
-// WithRetryWait sets the shortest and longest wait before a retry (defaults 500ms
-// and 8s). Waits double from min up to max, with jitter.
+// WithRetryWait sets the schedule of the waits before retries (defaults 500ms and
+// 8s): the wait before retry n is between half of and all of min × 2^(n-1), at most
+// max (with the defaults, 250-500ms before the first retry, 500ms-1s before the
+// second). A Retry-After replaces it (see WithMaxRetryAfter).
 func WithRetryWait(min, max time.Duration) Option {
 	return func(s *settings) error {
 		if min <= 0 || max < min {
@@ -296,8 +298,8 @@ func (b *retryBudget) build() *pipeline.Budget {
 // while at most one call in five fails the bucket stays full, so a blip is always
 // retried; in an outage it empties after 100 retries, and then each call sends one
 // request until successes refill it (64 goroutines making 20 calls each then send
-// about 1.08 requests a call instead of 3). A cost of 0 turns the budget off: every
-// retry the retry table allows is made.
+// about 1.08 requests a call instead of 3). WithRetryBudget(0, 0) turns the budget
+// off: every retry the retry table allows is made.
 func WithRetryBudget(capacity, cost int) Option {
 	return func(s *settings) error {
 		if err := s.clientOnly("WithRetryBudget"); err != nil {
