@@ -25,6 +25,10 @@ ProductsBody/10KB/chunked/IMPL 2000
 ProductsBody/1MB/length/IMPL 60
 ProductsBody/1MB/chunked/IMPL 60
 QuoteTravelTLS/IMPL 4000
+ColdBurstTLS/QuoteTravel/1x1/IMPL 200
+ColdBurstTLS/QuoteTravel/64x10/IMPL 20
+ColdBurstTLS/PurchaseTuition/1x1/IMPL 200
+ColdBurstTLS/PurchaseTuition/64x10/IMPL 20
 "
 : > "$out"
 first=${FIRST_ROUND:-1}
