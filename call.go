@@ -131,8 +131,8 @@ func decodeAnswer(body []byte, out any) error {
 
 // bodyDecoder is implemented by the results whose answers the interface does not show
 // (quotes, policies, product lists). json.Unmarshal would scan a body to check it and
-// then hand it to their UnmarshalJSON, which parses it again: for a 10 KB product
-// list, 59% more instructions per call (docs/performance.md).
+// then hand it to their UnmarshalJSON, which parses it again: one pass instead of
+// two.
 type bodyDecoder interface{ decodeBody([]byte) error }
 
 // answerChecker is implemented by results that refuse an answer they cannot be

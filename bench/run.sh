@@ -2,7 +2,7 @@
 # Usage: bench/run.sh [rounds]    (default 15; from any directory; about 2 minutes)
 #
 # Compares the SDK with a hand-written net/http client, go-retryablehttp and resty
-# (docs/performance.md, "What a partner would pick instead" and "How cost grows") and
+# (docs/performance.md, "Against other client libraries") and
 # prints the Markdown tables. It is the source of truth for those figures.
 #
 # Interleaved rounds: each round runs BenchmarkPeers/<impl>/<mode> once for every
