@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"sync"
+	"sync/atomic"
 	"testing"
 
 	"github.com/jarcoal/httpmock"
@@ -283,4 +285,41 @@ func TestAZeroClientReturnsAnErrorFromEveryMethod(t *testing.T) {
 			assert.NotPanics(t, func() { _ = fmt.Sprint(c) })
 		})
 	}
+}
+
+// A call's options build no transport: attempt middleware, called once per pool when
+// the Client is built, is not called again however many calls take options.
+func TestACallsOptionsBuildNoTransport(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) { _, _ = w.Write([]byte(`[]`)) }))
+	defer srv.Close()
+	var wraps atomic.Int32
+	c := wiretest.NewLoopbackClient(t, srv.URL, insurance.WithAttemptMiddleware(func(rt http.RoundTripper) http.RoundTripper {
+		wraps.Add(1)
+		return rt
+	}))
+	built := wraps.Load()
+
+	for range 5 {
+		_, err := c.ListProducts(context.Background(), insurance.WithHeader("X-Correlation-Id", "c-1"), insurance.WithMaxRetries(0))
+		require.NoError(t, err)
+	}
+	assert.Equal(t, built, wraps.Load())
+}
+
+// One set of options can serve many calls at once: applying an option changes
+// nothing but the call's settings (go test -race checks it).
+func TestOptionsAreSafeToShareAcrossCalls(t *testing.T) {
+	c, mt := wiretest.NewMockClient(t)
+	mt.RegisterNoResponder(httpmock.NewStringResponder(200, `[]`))
+	shared := []insurance.Option{insurance.WithUserAgent("  shop/1  "), insurance.WithHeader("X-Shop", "s1"), insurance.WithMaxRetries(0)}
+	var wg sync.WaitGroup
+	for range 8 {
+		wg.Go(func() {
+			for range 20 {
+				_, err := c.ListProducts(context.Background(), shared...)
+				assert.NoError(t, err)
+			}
+		})
+	}
+	wg.Wait()
 }

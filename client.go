@@ -115,7 +115,9 @@ func (c *Client) With(opts ...Option) (*Client, error) {
 }
 
 // forCall returns the Client a call with opts is made on: c itself when there are
-// none, else c.With(opts...) but for the options a call cannot take.
+// none, else c with opts applied but for the options a call cannot take. Those are
+// the ones that shape the pipeline's transports, which it therefore shares with c:
+// a call's options build no transport and call no attempt middleware.
 func (c *Client) forCall(opts []Option) (*Client, error) {
 	if len(opts) == 0 {
 		return c, nil
@@ -126,7 +128,9 @@ func (c *Client) forCall(opts []Option) (*Client, error) {
 		return nil, err
 	}
 	s.forCall = false
-	return newClient(c.baseURL, s, c.pools, c.budget), nil
+	call := &Client{baseURL: c.baseURL, server: c.server, settings: s, pools: c.pools, budget: c.budget}
+	call.pipe = c.pipe.With(call.config())
+	return call, nil
 }
 
 // errZeroClient is what a Client that no constructor built returns.
@@ -142,13 +146,20 @@ func (c *Client) check() error {
 
 // newClient builds a Client on pools and budget from checked settings.
 func newClient(base string, s settings, pools *pipeline.Pools, budget *pipeline.Budget) *Client {
+	c := &Client{baseURL: base, server: newServerInfo(base), settings: s, pools: pools, budget: budget}
+	c.pipe = pipeline.New(c.config(), pools, budget)
+	return c
+}
+
+// config is the pipeline's configuration of c's settings.
+func (c *Client) config() pipeline.Config {
+	s := &c.settings
 	userAgent := "insurance-go/" + Version + " go/" + runtime.Version()
 	if s.userAgentSuffix != "" {
 		userAgent += " " + s.userAgentSuffix
 	}
-	c := &Client{baseURL: base, server: newServerInfo(base), settings: s, pools: pools, budget: budget}
 	cfg := pipeline.Config{
-		BaseURL:        base,
+		BaseURL:        c.baseURL,
 		MaxRetries:     s.maxRetries,
 		RetryWaitMin:   s.retryWaitMin,
 		RetryWaitMax:   s.retryWaitMax,
@@ -162,8 +173,7 @@ func newClient(base string, s settings, pools *pipeline.Pools, budget *pipeline.
 	if len(s.observers) > 0 || s.headers != nil {
 		cfg.BeforeAttempt = c.beforeAttempt
 	}
-	c.pipe = pipeline.New(cfg, pools, budget)
-	return c
+	return cfg
 }
 
 // Environment variables read by NewClientFromEnv.

@@ -247,8 +247,8 @@ type RequestError struct {
 // budgetRefusedText ends the text of an error whose retry the budget refused.
 const budgetRefusedText = " (not retried: the client's retry budget is spent)"
 
-// Error names method, path, attempts and cause, its control characters escaped (a
-// cause may quote what the server sent).
+// Error names method, path, attempts and cause, its control characters escaped and
+// its text cut to 400 runes (a cause may quote what the server sent).
 func (e *RequestError) Error() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "insurance: %s %s", e.Method, e.Path)
@@ -262,7 +262,7 @@ func (e *RequestError) Error() string {
 	default:
 		fmt.Fprintf(&b, ": %d attempts", e.Attempts)
 	}
-	b.WriteString(": " + loggable(fmt.Sprint(e.Err), -1))
+	b.WriteString(": " + loggable(strings.TrimPrefix(fmt.Sprint(e.Err), "insurance: "), 2*maxShown))
 	if e.LastAnswer != nil {
 		fmt.Fprintf(&b, " (last answer: %d %s)", e.LastAnswer.StatusCode, http.StatusText(e.LastAnswer.StatusCode))
 	}

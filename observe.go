@@ -7,6 +7,7 @@ import (
 	"net/url"
 	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/partnerinsure/insurance-go/internal/pipeline"
 )
@@ -135,7 +136,7 @@ func (c *Client) beforeAttempt(ctx context.Context, attempt int, header http.Hea
 		}
 	}
 	info := AttemptInfo{Number: attempt, SetHeader: func(key, value string) {
-		if key = http.CanonicalHeaderKey(key); !reservedHeaders[key] {
+		if validHeaderName(key) && !reservedHeaders[http.CanonicalHeaderKey(key)] && !strings.ContainsFunc(value, invalidInHeaderValue) {
 			header.Set(key, value)
 		}
 	}}

@@ -49,6 +49,8 @@ func (l *callLog) StartAttempt(ctx context.Context, attempt insurance.AttemptInf
 	attempt.SetHeader("Traceparent", fmt.Sprintf("00-trace-%d-01", attempt.Number))
 	attempt.SetHeader("Authorization", "Bearer stolen")  // refused: the SDK owns it
 	attempt.SetHeader("x-api-client-id", "someone-else") // refused too
+	attempt.SetHeader("X-Split", "a\r\nX-Injected: 1")   // and what net/http would refuse to send
+	attempt.SetHeader("Bad Name", "v")
 }
 
 func (l *callLog) EndCall(ctx context.Context, call insurance.CallInfo, result insurance.CallResult) {

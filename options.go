@@ -187,7 +187,8 @@ func WithMaxRetryAfter(d time.Duration) Option {
 // no WithAttemptTimeout, and no Timeout on the *http.Client given to WithHTTPClient
 // (which then counts as the caller's bound). A call made under context.Background()
 // therefore ends even when a server or middlebox holds or trickles its answer: by
-// default at most 3 attempts (1 + DefaultMaxRetries) of at most 60 s each, plus the
+// default at most 3 tries (1 + DefaultMaxRetries) of at most 60 s each (a resend made
+// at once below an attempt shares its 60 s), plus the
 // waits between them (at most DefaultMaxRetryAfter each), 200 s in all.
 const DefaultAttemptTimeout = 60 * time.Second
 
@@ -387,12 +388,12 @@ func WithLogger(l *slog.Logger) Option {
 // WithUserAgent appends ua to the User-Agent header "insurance-go/<version>
 // go/<runtime>". It refuses empty text, control characters and more than 256 bytes.
 func WithUserAgent(ua string) Option {
+	trimmed := strings.TrimSpace(ua) // once: the option may be applied by many calls at once
 	return func(s *settings) error {
-		ua = strings.TrimSpace(ua)
-		if ua == "" || len(ua) > 256 || strings.ContainsFunc(ua, unicode.IsControl) {
-			return fmt.Errorf("insurance: WithUserAgent(%q): want printable text of 1 to 256 bytes", ua)
+		if trimmed == "" || len(trimmed) > 256 || strings.ContainsFunc(trimmed, unicode.IsControl) {
+			return fmt.Errorf("insurance: WithUserAgent(%q): want printable text of 1 to 256 bytes", trimmed)
 		}
-		s.userAgentSuffix = ua
+		s.userAgentSuffix = trimmed
 		return nil
 	}
 }

@@ -263,8 +263,8 @@ func (o *observer) sameProviders(other *observer) bool {
 // same compares two values that may not be comparable (a provider of the caller's
 // own type), as unequal when they are not.
 func same(a, b any) bool {
-	t := reflect.TypeOf(a)
-	return t != nil && t == reflect.TypeOf(b) && t.Comparable() && a == b
+	va, vb := reflect.ValueOf(a), reflect.ValueOf(b)
+	return va.IsValid() && va.Type() == vb.Type() && va.Comparable() && a == b
 }
 
 // StartAttempt sends the trace context with the attempt.

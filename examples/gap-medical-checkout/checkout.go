@@ -93,11 +93,6 @@ func (c *checkout) startCheckout(w http.ResponseWriter, r *http.Request) {
 		showError(w, r, http.StatusBadGateway, message)
 		return
 	}
-	if secret.Secret == "" {
-		slog.Default().Warn("checkout: the customer secret answer has no secret")
-		showError(w, r, http.StatusBadGateway, "The insurance service did not start the checkout. Try again in a moment.")
-		return
-	}
 	render(w, http.StatusOK, checkoutTemplate, checkoutPage{
 		Nonce:             nonceOf(r),
 		APIBase:           c.apiBase,

@@ -24,10 +24,13 @@ import (
 // each test runs in a testing/synctest bubble against the in-memory sandbox, so an
 // hour-long Retry-After costs no real time and every duration is exact.
 
-// inFakeTime runs test in a synctest bubble, with an in-memory sandbox.
+// inFakeTime runs test in a synctest bubble, with an in-memory sandbox that it closes
+// before the bubble ends (net/http's server may still be closing a connection).
 func inFakeTime(t *testing.T, test func(t *testing.T, srv *insurancetest.Server)) {
 	synctest.Test(t, func(t *testing.T) {
-		test(t, insurancetest.NewServer(insurancetest.InMemory()))
+		srv := insurancetest.NewServer(insurancetest.InMemory())
+		defer srv.Close()
+		test(t, srv)
 	})
 }
 

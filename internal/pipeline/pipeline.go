@@ -126,13 +126,8 @@ type Pipeline struct {
 // New builds a Pipeline that sends on pools and draws its retries from budget (nil:
 // retries are not budgeted). Pipelines may share both.
 func New(cfg Config, pools *Pools, budget *Budget) *Pipeline {
-	if cfg.BeforeAttempt == nil {
-		cfg.BeforeAttempt = func(context.Context, int, http.Header) {}
-	}
-	if cfg.Decode == nil {
-		cfg.Decode = json.Unmarshal
-	}
-	p := &Pipeline{cfg: cfg, pools: pools, budget: budget}
+	p := &Pipeline{pools: pools, budget: budget}
+	p.setConfig(cfg)
 	for l, rt := range pools.roundTrippers() {
 		if cfg.Middleware != nil {
 			rt = cfg.Middleware(rt)
@@ -140,4 +135,22 @@ func New(cfg Config, pools *Pools, budget *Budget) *Pipeline {
 		p.clients[l] = &http.Client{Transport: rt, CheckRedirect: refuseRedirect, Timeout: pools.timeout}
 	}
 	return p
+}
+
+// With returns a Pipeline like p, on p's clients, with cfg, whose Middleware is
+// taken to be p's: it builds no transport and calls no middleware.
+func (p *Pipeline) With(cfg Config) *Pipeline {
+	q := *p
+	q.setConfig(cfg)
+	return &q
+}
+
+func (p *Pipeline) setConfig(cfg Config) {
+	if cfg.BeforeAttempt == nil {
+		cfg.BeforeAttempt = func(context.Context, int, http.Header) {}
+	}
+	if cfg.Decode == nil {
+		cfg.Decode = json.Unmarshal
+	}
+	p.cfg = cfg
 }

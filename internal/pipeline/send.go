@@ -3,6 +3,7 @@ package pipeline
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"log/slog"
 	"time"
@@ -31,7 +32,8 @@ func (p *Pipeline) Send(ctx context.Context, r *Request) (Answer, error) {
 		start := time.Now()
 		p.deliver(t, req)
 
-		timedOut := t.err != nil && ctx.Err() == nil && t.Context.Err() == context.DeadlineExceeded
+		// The attempt's bound (or the caller's http.Client.Timeout), not the call's context.
+		timedOut := t.err != nil && ctx.Err() == nil && errors.Is(t.err, context.DeadlineExceeded)
 		v := judge(t, timedOut)
 		c.account(t, v)
 		p.pools.expect.observe(v)
@@ -42,8 +44,12 @@ func (p *Pipeline) Send(ctx context.Context, r *Request) (Answer, error) {
 			return c.end(ctx, t, nil)
 		}
 		failure := t.err
-		if timedOut { // net/http reports it as the context's
-			failure = fmt.Errorf("no answer within the attempt timeout of %s: %w", p.cfg.AttemptTimeout, context.DeadlineExceeded)
+		if timedOut && t.Context.Err() == context.DeadlineExceeded { // the attempt timeout, which net/http reports as the context's
+			what := "no answer"
+			if t.answer != nil {
+				what = "the answer's body was not read"
+			}
+			failure = fmt.Errorf("%s within the attempt timeout of %s: %w", what, p.cfg.AttemptTimeout, context.DeadlineExceeded)
 		}
 		wait := p.wait(retries, t.answer)
 		if ctx.Err() != nil || !v.retry || retries == p.cfg.MaxRetries || outlasts(ctx, wait) {

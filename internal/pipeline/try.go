@@ -123,6 +123,7 @@ func (t *try) release() {
 	}
 }
 
-// Attempts is how many requests the try put on the wire: the connections it obtained,
-// or 1 for none (a dial failure, or a transport that does not report connections).
-func (t *try) Attempts() int { return max(1, int(t.ev.conns.Load())) }
+// Attempts is how many requests the try put on the wire, or tried to: the connections
+// they obtained, or the requests it handed to net/http (a dial failure obtains none; a
+// transport that does not report connections reports none).
+func (t *try) Attempts() int { return max(1, int(t.sends.Load()), int(t.ev.conns.Load())) }

@@ -25,7 +25,8 @@ type verdict struct {
 // not the call's context, ended it). It is the retry table: an idempotent request
 // goes again after a failure that may pass (429, 502, 503, 504, a broken connection,
 // a cut or corrupt 2xx body); a record-creating one only when it cannot have been
-// processed (429, nothing sent, a 417, 502, 503 or 504 before its body went out).
+// processed (429, nothing sent, and for the typed calls, whose Request.NeedsBody, a
+// 417, 502, 503 or 504 before its body went out).
 func judge(t *try, timedOut bool) (v verdict) {
 	conns, bodyRead, continued := t.ev.conns.Load(), t.ev.bodyRead.Load(), t.ev.continued.Load()
 	idempotent, status := t.req.Class == Idempotent, 0

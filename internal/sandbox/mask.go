@@ -96,9 +96,10 @@ func isASCII(b []byte) bool {
 	return true
 }
 
-// mask keeps the last four characters of a long value, and nothing of a short one.
+// mask keeps the last four characters of a long value (ten or more), and nothing of a
+// short one, as the SDK masks what it prints.
 func mask(v string) string {
-	if len(v) < 8 {
+	if len(v) < 10 {
 		return strings.Repeat("*", len(v))
 	}
 	return strings.Repeat("*", len(v)-4) + v[len(v)-4:]
