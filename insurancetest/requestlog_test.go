@@ -186,7 +186,7 @@ func TestRequestLogMasksSecretsUnderKeysInAnyCase(t *testing.T) {
 	require.Len(t, requests, 4)
 	for _, r := range requests {
 		assert.NotContains(t, string(r.Body), "4242424242424242")
-		assert.NotContains(t, string(r.Body), "987")
+		assert.NotContains(t, string(r.Body), `"987"`) // quoted: a random quote id may hold the digits
 		assert.NotContains(t, string(r.Body), "000123456789")
 	}
 	assert.Contains(t, string(requests[0].Body), `"Number":"************4242","Verification":"***"`)
