@@ -14,6 +14,7 @@ import (
 
 	"github.com/partnerinsure/insurance-go"
 	"github.com/partnerinsure/insurance-go/examples/internal/cli/clitest"
+	"github.com/partnerinsure/insurance-go/internal/wiretest"
 )
 
 // serve runs the program as `go run` would with args, until the test ends, and
@@ -50,7 +51,7 @@ func serve(t *testing.T, errOut io.Writer, args ...string) (url string, stop fun
 // TestRunServesTheCheckout runs the program as `go run` would, on a free port, and
 // signs in on the page it prints.
 func TestRunServesTheCheckout(t *testing.T) {
-	var stderr clitest.Buffer
+	var stderr wiretest.Buffer
 	url, stop := serve(t, &stderr, "-addr", "127.0.0.1:0")
 	resp, page := signIn(t, browser(t), strings.TrimSuffix(url, "/"), "ada@example.com")
 	assert.Equal(t, http.StatusOK, resp.StatusCode)
@@ -62,7 +63,7 @@ func TestRunServesTheCheckout(t *testing.T) {
 // TestRunWarnsBeyondLoopback: on an address other machines reach, anyone could have
 // secrets minted with the partner's credentials: the program says so on stderr.
 func TestRunWarnsBeyondLoopback(t *testing.T) {
-	var stderr clitest.Buffer
+	var stderr wiretest.Buffer
 	_, stop := serve(t, &stderr, "-addr", ":0")
 	stop()
 	assert.True(t, strings.HasPrefix(stderr.String(), "warning: "), stderr.String())

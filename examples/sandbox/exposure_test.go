@@ -13,7 +13,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/partnerinsure/insurance-go"
-	"github.com/partnerinsure/insurance-go/examples/internal/cli/clitest"
+	"github.com/partnerinsure/insurance-go/internal/wiretest"
 )
 
 // TestSeedBeyondLoopbackWarns: seeded credentials are predictable, so -seed with an
@@ -31,7 +31,7 @@ func TestSeedBeyondLoopbackWarns(t *testing.T) {
 		{"no seed on every interface", []string{"-addr", ":0"}, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			var stderr clitest.Buffer
+			var stderr wiretest.Buffer
 			_, stop := startTo(t, &stderr, tc.args...)
 			require.NoError(t, stop())
 			if !tc.warn {

@@ -1,7 +1,6 @@
 package pipeline_test
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -332,7 +331,7 @@ func TestDebugLogHasALinePerRequest(t *testing.T) {
 	} {
 		t.Run(f.name, func(t *testing.T) {
 			srv := newRawServer(t, f.decide)
-			var log lockedBuffer
+			var log wiretest.Buffer
 			c := rawClient(t, srv, insurance.WithLogger(slog.New(slog.NewJSONHandler(&log, &slog.HandlerOptions{Level: slog.LevelDebug}))))
 			took, err := timedCall(c, wiretest.Endpoints()[1]) // QuoteTravel
 			require.Less(t, took, callBound)
@@ -345,19 +344,6 @@ func TestDebugLogHasALinePerRequest(t *testing.T) {
 		})
 	}
 }
-
-// lockedBuffer is a bytes.Buffer safe for concurrent writers.
-type lockedBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (b *lockedBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-func (b *lockedBuffer) String() string { b.mu.Lock(); defer b.mu.Unlock(); return b.buf.String() }
 
 // TestAReloadProcessesNoPurchaseTwice: a server that closes its idle HTTP/1.1
 // connections every 20 ms while 64 goroutines buy 20 policies each (a proxy

@@ -1,12 +1,12 @@
-package clitest
+package wiretest
 
 import (
 	"strings"
 	"sync"
 )
 
-// Buffer collects what a program running in a goroutine writes (to its standard
-// error, say) while the test reads it.
+// Buffer collects what a program or a logger writes from other goroutines (its
+// standard error, a debug log) while the test reads it.
 type Buffer struct {
 	mu  sync.Mutex
 	buf strings.Builder
