@@ -23,18 +23,26 @@ import (
 // over a Client value.
 func WithHeader(key, value string) Option {
 	return func(s *settings) error {
-		name := http.CanonicalHeaderKey(key)
-		switch {
-		case !validHeaderName(key):
-			return fmt.Errorf("insurance: WithHeader(%q): not a valid header name", key)
-		case reservedHeaders[name]:
-			return fmt.Errorf("insurance: WithHeader(%q): the SDK or the protocol sets %s", key, name)
-		case strings.ContainsFunc(value, invalidInHeaderValue):
-			return fmt.Errorf("insurance: WithHeader(%q): the value holds a control character", key)
+		if why := headerRefusal(key, value); why != "" {
+			return fmt.Errorf("insurance: WithHeader(%q): %s", key, why)
 		}
-		s.headers = s.headers.with(name, value)
+		s.headers = s.headers.with(http.CanonicalHeaderKey(key), value)
 		return nil
 	}
+}
+
+// headerRefusal says why the SDK will not add the header key: value to a request
+// (WithHeader's, an Observer's), or is "".
+func headerRefusal(key, value string) string {
+	switch name := http.CanonicalHeaderKey(key); {
+	case !validHeaderName(key):
+		return "not a valid header name"
+	case reservedHeaders[name]:
+		return "the SDK or the protocol sets " + name
+	case strings.ContainsFunc(value, invalidInHeaderValue):
+		return "the value holds a control character"
+	}
+	return ""
 }
 
 // reservedHeaders are the headers neither WithHeader nor an Observer may set: the

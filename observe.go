@@ -7,7 +7,6 @@ import (
 	"net/url"
 	"slices"
 	"strconv"
-	"strings"
 
 	"github.com/partnerinsure/insurance-go/internal/pipeline"
 )
@@ -128,15 +127,18 @@ func resultOf(res Response, attempts int, err error) CallResult {
 }
 
 // beforeAttempt adds WithHeader's headers to an attempt's, then runs the observers'
-// StartAttempt with a setter limited to headers the SDK does not own.
+// StartAttempt with a setter limited to the headers WithHeader would take.
 func (c *Client) beforeAttempt(ctx context.Context, attempt int, header http.Header) {
 	if c.settings.headers != nil {
 		for name, values := range c.settings.headers() {
 			header[name] = slices.Clone(values)
 		}
 	}
+	if len(c.settings.observers) == 0 {
+		return
+	}
 	info := AttemptInfo{Number: attempt, SetHeader: func(key, value string) {
-		if validHeaderName(key) && !reservedHeaders[http.CanonicalHeaderKey(key)] && !strings.ContainsFunc(value, invalidInHeaderValue) {
+		if headerRefusal(key, value) == "" {
 			header.Set(key, value)
 		}
 	}}
