@@ -142,36 +142,31 @@ func sentinelOf(status int) error {
 	return nil
 }
 
-// errorBody is the events error body; other endpoints' error bodies are not shown by
-// the interface, so "error" may also be an object with code and message.
-type errorBody struct {
-	Error     json.RawMessage `json:"error"`
-	ErrorCode string          `json:"error_code"`
-	Message   string          `json:"message"`
-	Reason    string          `json:"reason"`
-}
-
 // callError maps how the pipeline ended a call to its public error: nil for a 2xx
-// answer, an *APIError for another answer, a *RequestError when none was usable.
+// answer, an *APIError for another answer, a *RequestError when none was usable
+// (err: then res holds a 2xx whose body failed, or the non-2xx answer before the
+// context ended, if any).
 func callError(ep endpoint, res pipeline.Answer, err error) error {
-	if err == nil {
-		if res.StatusCode >= 200 && res.StatusCode <= 299 {
-			return nil
-		}
+	success := res.StatusCode >= 200 && res.StatusCode <= 299
+	switch {
+	case err == nil && success:
+		return nil
+	case err == nil:
 		return newAPIError(ep, res)
 	}
-	pe := err.(*pipeline.Error) // Send's only kind of error
 	e := &RequestError{
-		Method: ep.method, Path: ep.path, Attempts: pe.Attempts, Why: pe.Why,
-		StatusCode: pe.StatusCode, Header: pe.Header, Body: pe.Body, // a 2xx whose body failed
-		OutcomeUnknown: ep.class == pipeline.CreatesRecord && pe.MayHaveArrived,
-		BudgetRefused:  pe.BudgetRefused, Err: pe.Err,
+		Method: ep.method, Path: ep.path, Attempts: res.Attempts, Why: res.Why,
+		OutcomeUnknown: ep.class == pipeline.CreatesRecord && res.MayHaveArrived,
+		BudgetRefused:  res.BudgetRefused, Err: err,
 	}
-	if errors.Is(pe.Err, pipeline.ErrResponseTooLarge) {
+	switch {
+	case success:
+		e.StatusCode, e.Header, e.Body = res.StatusCode, res.Header, res.Body
+	case res.StatusCode != 0:
+		e.LastAnswer = newAPIError(ep, res)
+	}
+	if errors.Is(err, pipeline.ErrResponseTooLarge) {
 		e.Err = ErrResponseTooLarge
-	}
-	if pe.Last != nil {
-		e.LastAnswer = newAPIError(ep, *pe.Last)
 	}
 	return e
 }
@@ -190,7 +185,14 @@ func newAPIError(ep endpoint, res pipeline.Answer) *APIError {
 		OutcomeUnknown: ep.class == pipeline.CreatesRecord && res.StatusCode >= 500 && res.MayHaveArrived,
 	}
 	e.RetryAfter, _ = pipeline.ParseRetryAfter(res.Header.Get("Retry-After"), time.Now())
-	var body errorBody
+	// The events error body; other endpoints' error bodies are not shown by the
+	// interface, so "error" may also be an object with code and message.
+	var body struct {
+		Error     json.RawMessage `json:"error"`
+		ErrorCode string          `json:"error_code"`
+		Message   string          `json:"message"`
+		Reason    string          `json:"reason"`
+	}
 	if json.Unmarshal(res.Body, &body) == nil {
 		e.Code, e.Message, e.Reason = body.ErrorCode, body.Message, body.Reason
 		var nested struct{ Type, Code, Message string }

@@ -7,11 +7,12 @@ import (
 	"time"
 )
 
-// connGate lets a pool's attempts out one at a time until its first connection: over
-// HTTP/2 net/http would dial one for each of 64 goroutines starting on a new Client,
-// then close all but one. That connection opens the gate for good (its GotConn, before
-// anything is written on it).
+// connGate stands in front of a pool and lets its attempts out one at a time until
+// its first connection: over HTTP/2 net/http would dial one for each of 64
+// goroutines starting on a new Client, then close all but one. That connection opens
+// the gate for good (its GotConn, before anything is written on it).
 type connGate struct {
+	pool http.RoundTripper
 	up   chan struct{} // closed once the pool has had a connection
 	once sync.Once
 	turn chan struct{} // full while one attempt is connecting
@@ -21,22 +22,18 @@ type connGate struct {
 // dial that hangs holds a burst for a second, not for the dialer's 30 s.
 const maxGateWait = time.Second
 
-func newConnGate() *connGate {
-	return &connGate{up: make(chan struct{}), turn: make(chan struct{}, 1)}
+func newConnGate(pool http.RoundTripper) *connGate {
+	return &connGate{pool: pool, up: make(chan struct{}), turn: make(chan struct{}, 1)}
 }
 
 func (g *connGate) open() { g.once.Do(func() { close(g.up) }) }
 
-// roundTrip sends req on rt, first waiting, while the gate is not open yet, for the
-// pool's first connection or for the turn to make it, at most maxGateWait. A nil gate
-// waits for nothing.
-func (g *connGate) roundTrip(rt http.RoundTripper, req *http.Request) (*http.Response, error) {
-	if g == nil {
-		return rt.RoundTrip(req)
-	}
+// RoundTrip sends req on the pool, first waiting, while the gate is not open yet, for
+// the pool's first connection or for the turn to make it, at most maxGateWait.
+func (g *connGate) RoundTrip(req *http.Request) (*http.Response, error) {
 	select {
 	case <-g.up:
-		return rt.RoundTrip(req)
+		return g.pool.RoundTrip(req)
 	default:
 	}
 	timer := time.NewTimer(maxGateWait)
@@ -51,5 +48,5 @@ func (g *connGate) roundTrip(rt http.RoundTripper, req *http.Request) (*http.Res
 		return nil, req.Context().Err()
 	}
 	opens := &httptrace.ClientTrace{GotConn: func(httptrace.GotConnInfo) { g.open() }}
-	return rt.RoundTrip(req.WithContext(httptrace.WithClientTrace(req.Context(), opens)))
+	return g.pool.RoundTrip(req.WithContext(httptrace.WithClientTrace(req.Context(), opens)))
 }

@@ -29,9 +29,20 @@ func (b *blockingTransport) RoundTrip(*http.Request) (*http.Response, error) {
 	return &http.Response{StatusCode: 200, Body: http.NoBody}, nil
 }
 
-func request(t *testing.T, ctx context.Context) *http.Request {
+// viaKey is the context key of the transport a test request goes to behind a gate.
+type viaKey struct{}
+
+// newTestGate is a gate in front of whichever transport each request names (see via).
+func newTestGate() *connGate {
+	return newConnGate(roundTripFunc(func(r *http.Request) (*http.Response, error) {
+		return r.Context().Value(viaKey{}).(http.RoundTripper).RoundTrip(r)
+	}))
+}
+
+// via is a request, with context ctx, that the test gate passes to rt.
+func via(t *testing.T, ctx context.Context, rt http.RoundTripper) *http.Request {
 	t.Helper()
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, "https://api.example.com/v1/products", nil)
+	req, err := http.NewRequestWithContext(context.WithValue(ctx, viaKey{}, rt), http.MethodGet, "https://api.example.com/v1/products", nil)
 	require.NoError(t, err)
 	return req
 }
@@ -42,21 +53,21 @@ func request(t *testing.T, ctx context.Context) *http.Request {
 // blocked, without guessing how long to sleep.
 func TestConnGate(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		g := newConnGate()
+		g := newTestGate()
 		failing := &blockingTransport{release: make(chan struct{}), err: errors.New("dial failed")}
 		ok := &blockingTransport{release: make(chan struct{})}
 		close(ok.release)
 
 		first := make(chan error, 1)
-		go func() { _, err := g.roundTrip(failing, request(t, context.Background())); first <- err }()
+		go func() { _, err := g.RoundTrip(via(t, context.Background(), failing)); first <- err }()
 		synctest.Wait()
 		require.EqualValues(t, 1, failing.entered.Load())
 
 		ctx, cancel := context.WithCancel(context.Background())
 		waiting := make(chan error, 1)
-		go func() { _, err := g.roundTrip(ok, request(t, ctx)); waiting <- err }()
+		go func() { _, err := g.RoundTrip(via(t, ctx, ok)); waiting <- err }()
 		second := make(chan error, 1)
-		go func() { _, err := g.roundTrip(ok, request(t, context.Background())); second <- err }()
+		go func() { _, err := g.RoundTrip(via(t, context.Background(), ok)); second <- err }()
 		synctest.Wait()
 		assert.Zero(t, ok.entered.Load(), "one attempt at a time before the first connection")
 
@@ -72,7 +83,7 @@ func TestConnGate(t *testing.T) {
 		g.open()
 		held := &blockingTransport{release: make(chan struct{})}
 		for range 3 {
-			go func() { _, _ = g.roundTrip(held, request(t, context.Background())) }()
+			go func() { _, _ = g.RoundTrip(via(t, context.Background(), held)) }()
 		}
 		synctest.Wait()
 		assert.EqualValues(t, 3, held.entered.Load(), "open: no waiting")
@@ -84,17 +95,17 @@ func TestConnGate(t *testing.T) {
 // maxGateWait, then goes out on its own.
 func TestConnGateWaitIsBounded(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		g := newConnGate()
+		g := newTestGate()
 		stuck := &blockingTransport{release: make(chan struct{})}
 		defer close(stuck.release)
-		go func() { _, _ = g.roundTrip(stuck, request(t, context.Background())) }()
+		go func() { _, _ = g.RoundTrip(via(t, context.Background(), stuck)) }()
 		synctest.Wait()
 		require.EqualValues(t, 1, stuck.entered.Load())
 
 		ok := &blockingTransport{release: make(chan struct{})}
 		close(ok.release)
 		start := time.Now()
-		_, err := g.roundTrip(ok, request(t, context.Background()))
+		_, err := g.RoundTrip(via(t, context.Background(), ok))
 		require.NoError(t, err)
 		assert.Equal(t, maxGateWait, time.Since(start), "waited for the connecting attempt, no longer")
 		assert.EqualValues(t, 1, ok.entered.Load(), "then went out on its own")

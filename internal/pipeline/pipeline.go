@@ -85,9 +85,11 @@ type Request struct {
 	Out any
 }
 
-// Answer is an answer whose body was read in full (2xx) or up to MaxErrorBody, and
-// what the call came to. Beside an error it holds a 2xx whose body failed, or no
-// answer at all.
+// Answer is what a call came to: its answer (read in full for a 2xx, up to
+// MaxErrorBody else) and what its tries did. Beside an error it is the last try's
+// answer (a 2xx whose body failed), or, when the call's context ended after a non-2xx
+// answer (waiting to retry it, or during the retry), that answer; else none (a zero
+// StatusCode).
 type Answer struct {
 	StatusCode     int
 	Header         http.Header
@@ -98,42 +100,32 @@ type Answer struct {
 	Why            string // where the last request got, in words (see judge); "" for a success
 }
 
-// Error is a call that ended without a usable answer: the request could not be
-// encoded or sent, the context ended, or a 2xx body could not be read or decoded.
-type Error struct {
-	Answer         // as Send returned it
-	Last   *Answer // the last non-2xx answer, when the call's context ended after it
-	Err    error
-}
-
-// Error returns the cause's text.
-func (e *Error) Error() string { return e.Err.Error() }
-
-// Unwrap returns the cause.
-func (e *Error) Unwrap() error { return e.Err }
-
 // Pipeline sends the requests of one client. It is safe for concurrent use.
 type Pipeline struct {
-	cfg    Config
-	pools  *Pools
-	budget *Budget
-	// clients send requests on each lane: on its pool, through the caller's
-	// middleware, with the caller's timeout, never a cookie jar (the interface has
-	// no cookies, and clients derived with With must share nothing through one).
-	clients [lanes]*http.Client
+	cfg       Config
+	budget    *Budget
+	expect    *expectSwitch // shared with the pipelines on the same pools
+	seesConns bool          // the pools report connections (see Pools)
+	// The clients of the three lanes (see Pools): each on its pool, through the
+	// caller's middleware, with the caller's timeout, never a cookie jar (the
+	// interface has no cookies, and clients derived with With must share nothing
+	// through one).
+	idempotent, records, ownConn *http.Client
 }
 
 // New builds a Pipeline that sends on pools and draws its retries from budget (nil:
 // retries are not budgeted). Pipelines may share both.
 func New(cfg Config, pools *Pools, budget *Budget) *Pipeline {
-	p := &Pipeline{pools: pools, budget: budget}
+	p := &Pipeline{budget: budget, expect: pools.expect, seesConns: pools.seesConns}
 	p.setConfig(cfg)
-	for l, rt := range pools.roundTrippers() {
+	client := func(rt http.RoundTripper) *http.Client {
 		if cfg.Middleware != nil {
 			rt = cfg.Middleware(rt)
 		}
-		p.clients[l] = &http.Client{Transport: rt, CheckRedirect: refuseRedirect, Timeout: pools.timeout}
+		return &http.Client{Transport: rt, CheckRedirect: refuseRedirect, Timeout: pools.timeout}
 	}
+	idempotent, records, ownConn := pools.roundTrippers()
+	p.idempotent, p.records, p.ownConn = client(idempotent), client(records), client(ownConn)
 	return p
 }
 

@@ -74,30 +74,21 @@ func (b *Budget) TakeRetry() bool {
 	}
 }
 
-// Refund puts back the cost of a retry taken and not made.
-func (b *Budget) Refund() {
-	if b != nil {
-		b.put(b.cost)
-	}
-}
-
 // Spent reports a bucket that cannot pay for a retry: net/http's own resends are
 // refused then too.
 func (b *Budget) Spent() bool { return b != nil && b.tokens.Load() < b.cost }
 
-// Succeeded puts tokens back for a call that succeeded, never above the capacity.
-func (b *Budget) Succeeded(retried bool) {
-	switch {
-	case b == nil:
-	case retried:
-		b.put(b.cost) // what its last retry took
-	default:
-		b.put(1)
+// Return puts tokens back, never above the capacity: the cost of a retry (retry: the
+// call's last retry succeeded, or the retry paid for was not made), or one for a
+// call that succeeded at once.
+func (b *Budget) Return(retry bool) {
+	if b == nil {
+		return
 	}
-}
-
-// put adds n tokens, up to the capacity.
-func (b *Budget) put(n int64) {
+	n := int64(1)
+	if retry {
+		n = b.cost
+	}
 	for {
 		left := b.tokens.Load()
 		if left >= b.capacity || b.tokens.CompareAndSwap(left, min(left+n, b.capacity)) {

@@ -84,11 +84,11 @@ func TestBudgetTakesRetriesAndRefills(t *testing.T) {
 	assert.False(t, b.TakeRetry(), "2 tokens left, a retry costs 5")
 	assert.Equal(t, 2, b.Tokens())
 
-	b.Succeeded(false)
+	b.Return(false)
 	assert.Equal(t, 3, b.Tokens())
-	b.Succeeded(true)
+	b.Return(true)
 	assert.Equal(t, 8, b.Tokens())
-	b.Succeeded(true)
+	b.Return(true)
 	assert.Equal(t, 12, b.Tokens(), "never above the capacity")
 }
 
@@ -98,7 +98,7 @@ func TestNilBudgetRefusesNothing(t *testing.T) {
 	for range 1000 {
 		assert.True(t, b.TakeRetry())
 	}
-	b.Succeeded(true)
+	b.Return(true)
 }
 
 // Concurrent retries never take more than the bucket holds.

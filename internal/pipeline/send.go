@@ -6,111 +6,92 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"net/http"
 	"time"
 )
 
 // Send performs the request: one try after another, as the request's Class, the
 // retry table, the context and the retry budget allow. Each turn of its loop reads
-// top to bottom: try, judge, account, decide, wait.
+// top to bottom: try, judge, account, decide, wait. Beside the Answer it returns an
+// error when the call got no usable answer: the request could not be encoded or sent,
+// the context ended, or a 2xx body could not be read or decoded.
 func (p *Pipeline) Send(ctx context.Context, r *Request) (Answer, error) {
 	if err := ctx.Err(); err != nil {
-		return Answer{}, &Error{Err: err}
+		return Answer{}, err
 	}
 	var body []byte // the JSON of r.Body; nil when there is none
 	if r.Body != nil {
 		var err error
 		if body, err = json.Marshal(r.Body); err != nil {
-			return Answer{}, &Error{Err: fmt.Errorf("encoding request body: %w", err)}
+			return Answer{}, fmt.Errorf("encoding request body: %w", err)
 		}
 	}
-	var c tally
+	var (
+		call    Answer  // what the tries came to
+		t       *try    // the last try; nil when the call ended after it
+		v       verdict // the last try's: it picks the next one's lane and Expect
+		refused *Answer // the last non-2xx answer
+		err     error   // why the call failed
+	)
 	for retries := 0; ; retries++ {
-		t, req, err := p.newTry(ctx, r, body, &c)
-		if err != nil {
-			return c.end(ctx, nil, err)
+		var req *http.Request
+		if t, req, err = p.newTry(ctx, r, body, call.Attempts+1, v); err != nil {
+			break
 		}
 		start := time.Now()
 		p.deliver(t, req)
 
 		// The attempt's bound (or the caller's http.Client.Timeout), not the call's context.
 		timedOut := t.err != nil && ctx.Err() == nil && errors.Is(t.err, context.DeadlineExceeded)
-		v := judge(t, timedOut)
-		c.account(t, v)
-		p.pools.expect.observe(v)
+		v = judge(t, timedOut)
+		p.expect.observe(v)
 		p.log(ctx, t, v, start)
+		call.Attempts += t.Attempts()
+		call.MayHaveArrived = call.MayHaveArrived || v.arrived
+		call.BudgetRefused = call.BudgetRefused || t.ev.budgetRefused.Load()
+		call.Why = v.why
 
 		if t.err == nil && isSuccess(t.answer.StatusCode) {
-			p.budget.Succeeded(retries > 0)
-			return c.end(ctx, t, nil)
+			p.budget.Return(retries > 0) // what its last retry took, or one
+			break
 		}
-		failure := t.err
+		if t.answer != nil && !isSuccess(t.answer.StatusCode) {
+			refused = t.answer
+		}
+		err = t.err
 		if timedOut && t.Context.Err() == context.DeadlineExceeded { // the attempt timeout, which net/http reports as the context's
 			what := "no answer"
 			if t.answer != nil {
 				what = "the answer's body was not read"
 			}
-			failure = fmt.Errorf("%s within the attempt timeout of %s: %w", what, p.cfg.AttemptTimeout, context.DeadlineExceeded)
+			err = fmt.Errorf("%s within the attempt timeout of %s: %w", what, p.cfg.AttemptTimeout, context.DeadlineExceeded)
 		}
 		wait := p.wait(retries, t.answer)
 		if ctx.Err() != nil || !v.retry || retries == p.cfg.MaxRetries || outlasts(ctx, wait) {
-			return c.end(ctx, t, failure)
+			break
 		}
 		if !p.budget.TakeRetry() {
-			c.budgetRefused = true
-			return c.end(ctx, t, failure)
+			call.BudgetRefused = true
+			break
 		}
-
-		if err := sleep(ctx, wait); err != nil {
-			p.budget.Refund() // the retry it paid for is not made
+		if err = sleep(ctx, wait); err != nil {
+			p.budget.Return(true) // the retry it paid for is not made
 			if t.err != nil {
 				err = fmt.Errorf("%w while waiting to retry after: %v", err, t.err)
 			}
-			return c.end(ctx, nil, err)
+			t = nil
+			break
 		}
 	}
-}
-
-// tally is a call under way: what its tries came to, and what the next try needs of
-// the last one.
-type tally struct {
-	attempts      int     // requests sent, net/http's own resends included
-	arrived       bool    // some request may have reached the server
-	budgetRefused bool    // the retry budget refused a retry, or a resend
-	why           string  // where the last request got
-	lastAnswer    *Answer // the last non-2xx answer
-	freshConn     bool    // the next try takes a connection of its own
-	skipExpect    bool    // the next try does not ask Expect: the last found it unwelcome
-}
-
-// account adds try t, judged v, to the call.
-func (c *tally) account(t *try, v verdict) {
-	c.attempts += t.Attempts()
-	c.arrived = c.arrived || v.arrived
-	c.budgetRefused = c.budgetRefused || t.ev.budgetRefused.Load()
-	c.why = v.why
-	c.freshConn, c.skipExpect = v.freshConn, v.expectUnwelcome
-	if t.answer != nil && !isSuccess(t.answer.StatusCode) {
-		c.lastAnswer = t.answer
+	// The call ends with its last try's answer; without one, once its context ended,
+	// with the last non-2xx answer before.
+	switch {
+	case t != nil && t.answer != nil:
+		call.StatusCode, call.Header, call.Body = t.answer.StatusCode, t.answer.Header, t.answer.Body
+	case ctx.Err() != nil && refused != nil:
+		call.StatusCode, call.Header, call.Body = refused.StatusCode, refused.Header, refused.Body
 	}
-}
-
-// end is how the call ends after try t (nil: after a wait, or none), with err when it
-// got no usable answer: then an *Error too, which keeps what there is.
-func (c *tally) end(ctx context.Context, t *try, err error) (Answer, error) {
-	res := Answer{Attempts: c.attempts, MayHaveArrived: c.arrived, BudgetRefused: c.budgetRefused, Why: c.why}
-	if t != nil && t.answer != nil { // its answer, or a 2xx whose body failed
-		res.StatusCode, res.Header, res.Body = t.answer.StatusCode, t.answer.Header, t.answer.Body
-	}
-	if err == nil {
-		return res, nil
-	}
-	e := &Error{Answer: res, Err: err}
-	if res.StatusCode == 0 && ctx.Err() != nil && c.lastAnswer != nil {
-		last := *c.lastAnswer
-		last.Attempts, last.MayHaveArrived, last.BudgetRefused, last.Why = res.Attempts, res.MayHaveArrived, res.BudgetRefused, res.Why
-		e.Last = &last
-	}
-	return res, e
+	return call, err
 }
 
 // outlasts reports a wait that would end after the context's deadline: it is not

@@ -40,26 +40,20 @@ func NewTransport() *http.Transport {
 // A transport other than an *http.Transport cannot be copied and does not report its
 // connections: every lane rides it as it is, a record-creating request is never
 // resent below the SDK, and nothing but a dial error proves a request unsent.
+//
+// A try goes out on one of three lanes: idempotent, records, or ownConn, a new
+// connection for a retry after a failed one (verdict.freshConn).
 type Pools struct {
-	idempotent, records http.RoundTripper
-	ownConn             http.RoundTripper // records, but a new connection per request
+	idempotent http.RoundTripper // Class Idempotent
+	records    http.RoundTripper // Class CreatesRecord, and what a try sends again itself
+	ownConn    http.RoundTripper // records, but a new connection per request
 	// seesConns: the pools are *http.Transports, which report the connections a
 	// request gets (records being the SDK's HTTP/1.1 copy).
 	seesConns bool
 	expect    *expectSwitch // whether record-creating requests ask Expect
-	gate      *connGate     // of the idempotent pool; nil: none
+	gate      *connGate     // in front of the idempotent pool; nil: none
 	timeout   time.Duration // the *http.Client's, per Do
 }
-
-// lane is the pool a try goes out on.
-type lane int
-
-const (
-	idempotentLane lane = iota // Class Idempotent
-	recordsLane                // Class CreatesRecord, and what a try sends again itself
-	ownConnLane                // a new connection: a retry after a failed one (verdict.freshConn)
-	lanes                      // how many there are
-)
 
 // NewPools builds the pools of hc (nil: a client on NewTransport). recordIdle bounds
 // how long a record-creating request's connection may have been idle (0: the
@@ -78,7 +72,7 @@ func NewPools(hc *http.Client, recordIdle time.Duration, https bool) *Pools {
 		ps.records, ps.ownConn = http1Only(base, recordIdle), http1Only(base, -1)
 		ps.seesConns = true
 		if https {
-			ps.gate = newConnGate()
+			ps.gate = newConnGate(rt)
 		}
 	}
 	return ps
@@ -117,14 +111,16 @@ func http1Only(base *http.Transport, idle time.Duration) *http.Transport {
 	return c
 }
 
-// roundTrippers are the pools by lane, each behind its guard (wire.go), the
+// roundTrippers are the lanes' pools, each behind its guard (wire.go), the
 // idempotent one through its gate too if it has one.
-func (ps *Pools) roundTrippers() [lanes]http.RoundTripper {
-	return [lanes]http.RoundTripper{
-		idempotentLane: guardedPool{pool: ps.idempotent, seesConns: ps.seesConns, gate: ps.gate},
-		recordsLane:    guardedPool{pool: ps.records, seesConns: ps.seesConns, stripKeys: ps.seesConns},
-		ownConnLane:    guardedPool{pool: ps.ownConn, seesConns: ps.seesConns}, // reuses no connection: nothing to resend
+func (ps *Pools) roundTrippers() (idempotent, records, ownConn http.RoundTripper) {
+	idempotent = ps.idempotent
+	if ps.gate != nil {
+		idempotent = ps.gate
 	}
+	return guardedPool{pool: idempotent, seesConns: ps.seesConns},
+		guardedPool{pool: ps.records, seesConns: ps.seesConns, stripKeys: ps.seesConns},
+		guardedPool{pool: ps.ownConn, seesConns: ps.seesConns} // reuses no connection: nothing to resend
 }
 
 // CloseIdleConnections closes the idle connections of the pools (the own-connection

@@ -18,11 +18,11 @@ import (
 // request sent is an attempt; a resend shares the attempt timeout of the request it
 // repeats.
 type try struct {
-	// The call's context, bounded by the attempt timeout. The try is its request's
-	// context too (see Value).
+	// The call's context, bounded by the attempt timeout while deliver sends. The
+	// try is its request's context too (see Value).
 	context.Context
 	req       Request               // the call's, copied: a pointer would make it escape
-	lane      lane                  // the pool it goes out on
+	client    *http.Client          // of the lane it goes out on (see Pools)
 	holdsBody bool                  // it asks "Expect: 100-continue" and holds its body back
 	seesConns bool                  // its pools report connections (see Pools)
 	budget    *Budget               // asked before net/http resends (see mayResend)
@@ -31,7 +31,6 @@ type try struct {
 	trace     httptrace.ClientTrace // its hooks are in wire.go
 	newBody   func() io.ReadCloser  // a fresh copy of the request's body; nil: none
 	ev        evidence              // what net/http reported (wire.go)
-	cancel    context.CancelFunc    // ends the attempt timeout's context; nil: none
 
 	// What came back: an answer whose body was read, or err (without net/http's
 	// *url.Error), or both for a 2xx whose body failed.
@@ -39,24 +38,21 @@ type try struct {
 	err    error
 }
 
-// newTry starts the next try of call c, on the lane c's last try calls for, and
-// builds its request, whose GetBody net/http must ask before sending it again.
-func (p *Pipeline) newTry(ctx context.Context, r *Request, body []byte, c *tally) (*try, *http.Request, error) {
-	t := &try{Context: ctx, req: *r, seesConns: p.pools.seesConns, budget: p.budget, number: c.attempts + 1}
-	if p.cfg.AttemptTimeout > 0 {
-		t.Context, t.cancel = context.WithTimeout(ctx, p.cfg.AttemptTimeout)
-	}
+// newTry starts the call's next try, whose first request is attempt number, on the
+// lane the last try's verdict calls for, and builds its request, whose GetBody
+// net/http must ask before sending it again.
+func (p *Pipeline) newTry(ctx context.Context, r *Request, body []byte, number int, last verdict) (*try, *http.Request, error) {
+	t := &try{Context: ctx, req: *r, client: p.idempotent, seesConns: p.seesConns, budget: p.budget, number: number}
 	switch {
-	case c.freshConn:
-		t.lane = ownConnLane
+	case last.freshConn:
+		t.client = p.ownConn
 	case r.Class == CreatesRecord:
-		t.lane = recordsLane
+		t.client = p.records
 	}
-	t.holdsBody = body != nil && r.Class == CreatesRecord && t.seesConns && !c.skipExpect && p.pools.expect.asks()
+	t.holdsBody = body != nil && r.Class == CreatesRecord && t.seesConns && !last.expectUnwelcome && p.expect.asks()
 	t.watch() // before the trace goes into the context, so that a caller's own hooks compose
 	req, err := http.NewRequestWithContext(httptrace.WithClientTrace(t, &t.trace), r.Method, p.cfg.BaseURL+r.Path, nil)
 	if err != nil {
-		t.release()
 		return nil, nil, fmt.Errorf("building request: %w", err)
 	}
 	switch {
@@ -85,21 +81,25 @@ func (p *Pipeline) newTry(ctx context.Context, r *Request, body []byte, c *tally
 }
 
 // deliver hands the try's request to its lane (an idempotent one net/http would resend,
-// again to the HTTP/1.1 lane: see mayResend), reads the answer, and decodes a 2xx
-// body into Request.Out. A body cut or not JSON may be a proxy's doing (reloading,
-// Apache's mod_http2 answered 201 with NUL bytes): worth asking again. Any other
-// decoding failure is the answer's own, and permanent.
+// again to the records lane: see mayResend) within the attempt timeout, reads the
+// answer, and decodes a 2xx body into Request.Out. A body cut or not JSON may be a
+// proxy's doing (reloading, Apache's mod_http2 answered 201 with NUL bytes): worth
+// asking again. Any other decoding failure is the answer's own, and permanent.
 func (p *Pipeline) deliver(t *try, req *http.Request) {
-	defer t.release()
+	if p.cfg.AttemptTimeout > 0 { // the request's context is t: it sees the bound
+		var cancel context.CancelFunc
+		t.Context, cancel = context.WithTimeout(t.Context, p.cfg.AttemptTimeout)
+		defer cancel()
+	}
 	p.cfg.BeforeAttempt(t.Context, t.number, req.Header)
 	t.sends.Store(1)
-	resp, err := p.clients[t.lane].Do(req)
+	resp, err := t.client.Do(req)
 	if errors.Is(err, errResendOverHTTP1) {
 		again := req.Clone(req.Context()) // the try's context: its trace counts the send
 		again.Body = t.newBody()
 		p.cfg.BeforeAttempt(t.Context, t.number+t.Attempts(), again.Header)
 		t.sends.Store(2)
-		resp, err = p.clients[recordsLane].Do(again)
+		resp, err = p.records.Do(again)
 	}
 	if u, ok := errors.AsType[*url.Error](err); ok {
 		err = u.Err // its text repeats the URL; the SDK's own error names method and path
@@ -113,13 +113,6 @@ func (p *Pipeline) deliver(t *try, req *http.Request) {
 		if _, corrupt := errors.AsType[*json.SyntaxError](t.err); t.err != nil && !corrupt {
 			t.err = permanent(t.err)
 		}
-	}
-}
-
-// release releases the attempt timeout's timer once the answer is read.
-func (t *try) release() {
-	if t.cancel != nil {
-		t.cancel()
 	}
 }
 

@@ -33,6 +33,12 @@ func judge(t *try, timedOut bool) (v verdict) {
 	if t.answer != nil {
 		status = t.answer.StatusCode
 	}
+	// A failure trying again cannot cure: marked so where the SDK made it, a
+	// certificate that does not verify, a server that does not speak TLS.
+	var marked permanentError
+	var certErr *tls.CertificateVerificationError
+	var recordErr tls.RecordHeaderError
+	incurable := errors.As(t.err, &marked) || errors.As(t.err, &certErr) || errors.As(t.err, &recordErr)
 	// A final answer the server began before the held-back body went out, unasked,
 	// was decided on the headers alone. One whose first byte net/http never reported
 	// (made up by attempt middleware) proves nothing.
@@ -70,7 +76,7 @@ func judge(t *try, timedOut bool) (v verdict) {
 		default:
 			v.why = "the request went out and " + ended + " before an answer"
 		}
-		v.retry = !isPermanent(t.err) && (idempotent || !v.arrived)
+		v.retry = !incurable && (idempotent || !v.arrived)
 		v.freshConn = idempotent || t.holdsBody && conns > 0 && !bodyRead
 		return v
 	}
@@ -80,14 +86,14 @@ func judge(t *try, timedOut bool) (v verdict) {
 	answered := "the server answered " + strconv.Itoa(status) + " " + http.StatusText(status)
 	switch {
 	case t.err != nil: // a 2xx whose body failed
-		v.retry, v.freshConn = idempotent && !isPermanent(t.err), idempotent
+		v.retry, v.freshConn = idempotent && !incurable, idempotent
 		_, corrupt := errors.AsType[*json.SyntaxError](t.err)
 		switch {
 		case errors.Is(t.err, ErrResponseTooLarge):
 			v.why = answered + ", but its body is larger than the SDK reads"
 		case corrupt:
 			v.why = answered + ", but its body is cut or not JSON"
-		case isPermanent(t.err):
+		case incurable:
 			v.why = answered + ", but its body does not decode into the result"
 		default:
 			v.why = answered + ", but its body was cut short"
@@ -144,15 +150,6 @@ type permanentError struct{ error }
 func (e permanentError) Unwrap() error { return e.error }
 
 func permanent(err error) error { return permanentError{err} }
-
-// isPermanent reports a failure trying again cannot cure: marked so by the SDK, a
-// certificate that does not verify, a server that does not speak TLS.
-func isPermanent(err error) bool {
-	var marked permanentError
-	var certErr *tls.CertificateVerificationError
-	var recordErr tls.RecordHeaderError
-	return errors.As(err, &marked) || errors.As(err, &certErr) || errors.As(err, &recordErr)
-}
 
 // isDialError reports a failure to connect: the request was never written.
 func isDialError(err error) bool {

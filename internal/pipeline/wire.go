@@ -117,7 +117,6 @@ func (t *try) Value(key any) any {
 type guardedPool struct {
 	pool                 http.RoundTripper
 	seesConns, stripKeys bool
-	gate                 *connGate // nil: none
 }
 
 // errContextDropped refuses a request whose context no longer carries its try.
@@ -142,7 +141,7 @@ func (g guardedPool) RoundTrip(req *http.Request) (*http.Response, error) {
 		req.Header.Del("Idempotency-Key")
 		req.Header.Del("X-Idempotency-Key")
 	}
-	resp, err := g.gate.roundTrip(g.pool, req)
+	resp, err := g.pool.RoundTrip(req)
 	if err == nil {
 		t.ev.answered.Store(true)
 	}
