@@ -46,7 +46,7 @@ func (p *Pipeline) Send(ctx context.Context, r *Request) (Answer, error) {
 		v = judge(t, timedOut)
 		p.expect.observe(v)
 		p.log(ctx, t, v, start)
-		call.Attempts += t.Attempts()
+		call.Attempts += v.attempts
 		call.MayHaveArrived = call.MayHaveArrived || v.arrived
 		call.BudgetRefused = call.BudgetRefused || t.ev.budgetRefused.Load()
 		call.Why = v.why
@@ -118,7 +118,7 @@ func (p *Pipeline) log(ctx context.Context, t *try, v verdict, start time.Time) 
 	if p.cfg.Logger == nil || !p.cfg.Logger.Enabled(ctx, slog.LevelDebug) {
 		return
 	}
-	last := t.number + t.Attempts() - 1
+	last := t.number + v.attempts - 1
 	for n := t.number; n <= last; n++ {
 		attrs := []slog.Attr{slog.String("method", t.req.Method), slog.String("path", t.req.Path),
 			slog.Int("attempt", n), slog.Duration("latency", time.Since(start))}

@@ -25,7 +25,7 @@ type try struct {
 	client    *http.Client          // of the lane it goes out on (see Pools)
 	holdsBody bool                  // it asks "Expect: 100-continue" and holds its body back
 	seesConns bool                  // its pools report connections (see Pools)
-	budget    *Budget               // asked before net/http resends (see mayResend)
+	budget    *Budget               // asked before net/http resends (see rewind)
 	number    int                   // of the call's first request in this try, from 1
 	sends     atomic.Int32          // requests the try handed to net/http itself
 	trace     httptrace.ClientTrace // its hooks are in wire.go
@@ -81,7 +81,7 @@ func (p *Pipeline) newTry(ctx context.Context, r *Request, body []byte, number i
 }
 
 // deliver hands the try's request to its lane (an idempotent one net/http would resend,
-// again to the records lane: see mayResend) within the attempt timeout, reads the
+// again to the records lane: see rewind) within the attempt timeout, reads the
 // answer, and decodes a 2xx body into Request.Out. A body cut or not JSON may be a
 // proxy's doing (reloading, Apache's mod_http2 answered 201 with NUL bytes): worth
 // asking again. Any other decoding failure is the answer's own, and permanent.
@@ -97,7 +97,7 @@ func (p *Pipeline) deliver(t *try, req *http.Request) {
 	if errors.Is(err, errResendOverHTTP1) {
 		again := req.Clone(req.Context()) // the try's context: its trace counts the send
 		again.Body = t.newBody()
-		p.cfg.BeforeAttempt(t.Context, t.number+t.Attempts(), again.Header)
+		p.cfg.BeforeAttempt(t.Context, t.number+int(t.ev.conns.Load()), again.Header) // each connection carried an attempt
 		t.sends.Store(2)
 		resp, err = p.records.Do(again)
 	}
@@ -115,8 +115,3 @@ func (p *Pipeline) deliver(t *try, req *http.Request) {
 		}
 	}
 }
-
-// Attempts is how many requests the try put on the wire, or tried to: the connections
-// they obtained, or the requests it handed to net/http (a dial failure obtains none; a
-// transport that does not report connections reports none).
-func (t *try) Attempts() int { return max(1, int(t.sends.Load()), int(t.ev.conns.Load())) }

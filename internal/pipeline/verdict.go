@@ -12,6 +12,7 @@ import (
 
 // verdict is what a try means for its call.
 type verdict struct {
+	attempts        int    // requests the try put on the wire, or tried to
 	arrived         bool   // the request may have reached the server
 	retry           bool   // the retry table allows sending it again
 	freshConn       bool   // and then on a new connection of its own
@@ -29,6 +30,10 @@ type verdict struct {
 // 417, 502, 503 or 504 before its body went out).
 func judge(t *try, timedOut bool) (v verdict) {
 	conns, bodyRead, continued := t.ev.conns.Load(), t.ev.bodyRead.Load(), t.ev.continued.Load()
+	// The connections its requests obtained, or the requests it handed to net/http
+	// (a dial failure obtains none; a transport that does not report connections
+	// reports none).
+	v.attempts = max(1, int(t.sends.Load()), int(conns))
 	idempotent, status := t.req.Class == Idempotent, 0
 	if t.answer != nil {
 		status = t.answer.StatusCode
@@ -112,36 +117,6 @@ func judge(t *try, timedOut bool) (v verdict) {
 		v.why = answered
 	}
 	return v
-}
-
-// What mayResend answers net/http.
-var (
-	errResentOnce      = errors.New("no answer, and net/http's own resend was refused: net/http already sent it again once")
-	errMayHaveArrived  = errors.New("no answer, and net/http's own resend was refused: a record-creating request may have reached the server")
-	errBudgetSpent     = errors.New("no answer, and net/http's own resend was refused: the retry budget is spent")
-	errResendOverHTTP1 = errors.New("no answer: the request is sent again over HTTP/1.1") // by the try (see deliver)
-)
-
-// mayResend decides on the nth time net/http asks to send the request again (nil: it
-// may; errResendOverHTTP1: the try sends it itself; else why not): once a try at
-// most (a call sends at most 2 × (1 + MaxRetries) requests), never while the retry
-// budget is spent (though resends do not draw on it), never a record-creating request
-// on pools that do not report connections. The try sends an idempotent one again
-// itself, over HTTP/1.1: net/http would put it on an HTTP/2 connection whose stream
-// limit it does not know yet. A record-creating one goes again on its HTTP/1.1 pool,
-// where net/http resends only what it wrote nothing of.
-func (t *try) mayResend(n int32) error {
-	switch {
-	case n > 1:
-		return errResentOnce
-	case t.req.Class == CreatesRecord && !t.seesConns:
-		return errMayHaveArrived
-	case t.budget.Spent():
-		return errBudgetSpent
-	case t.req.Class == Idempotent && t.seesConns:
-		return errResendOverHTTP1
-	}
-	return nil
 }
 
 // permanentError marks, where the SDK makes it, an error trying again cannot cure.

@@ -13,9 +13,10 @@ import (
 // Every SDK method or function net/http calls as it sends a try's request is in this
 // file, but the gate's GotConn (conngate.go): trace hooks, request bodies, GetBody,
 // the context's Value, the pools' guard, CheckRedirect. They alone write the try's
-// evidence; judge (verdict.go) reads it once the try is over. RoundTrip, GotConn and GetBody run in
-// Do on the caller's goroutine; a held-back body's hooks run on the connection's
-// goroutines, and its first Read may come after Do returned.
+// evidence; judge (verdict.go) reads it once the try is over. GetBody (rewind) also
+// answers, as net/http asks, whether it may send the request again. RoundTrip,
+// GotConn and GetBody run in Do on the caller's goroutine; a held-back body's hooks
+// run on the connection's goroutines, and its first Read may come after Do returned.
 
 // evidence is what net/http told a try while it sent the request.
 type evidence struct {
@@ -82,20 +83,41 @@ func (emptyBody) Read([]byte) (int, error)         { return 0, io.EOF }
 func (emptyBody) WriteTo(io.Writer) (int64, error) { return 0, nil }
 func (emptyBody) Close() error                     { return nil }
 
-// rewind is the request's GetBody: net/http asks it before it sends the request again
-// by itself (a reused HTTP/1.1 connection failed; an HTTP/2 stream was refused, cut by
-// a GOAWAY or reset), and to follow a redirect, which the client refuses unsent.
+// rewind is the request's GetBody: net/http asks it to follow a redirect, which the
+// client refuses unsent, and before it sends the request again by itself (a reused
+// HTTP/1.1 connection failed; an HTTP/2 stream was refused, cut by a GOAWAY or
+// reset). It allows that once a try at most (a call sends at most 2 × (1 +
+// MaxRetries) requests), never while the retry budget is spent (though resends do
+// not draw on it), never for a record-creating request on pools that do not report
+// connections. The try sends an idempotent one again itself, over HTTP/1.1 (see
+// deliver): net/http would put it on an HTTP/2 connection whose stream limit it does
+// not know yet. A record-creating one goes again on its HTTP/1.1 pool, where net/http
+// resends only what it wrote nothing of.
 func (t *try) rewind() (io.ReadCloser, error) {
-	if !t.ev.answered.Load() {
-		if err := t.mayResend(t.ev.resends.Add(1)); err != nil {
-			if err == errBudgetSpent {
-				t.ev.budgetRefused.Store(true)
-			}
-			return nil, err
-		}
+	if t.ev.answered.Load() { // a redirect
+		return t.newBody(), nil
+	}
+	switch {
+	case t.ev.resends.Add(1) > 1:
+		return nil, errResentOnce
+	case t.req.Class == CreatesRecord && !t.seesConns:
+		return nil, errMayHaveArrived
+	case t.budget.Spent():
+		t.ev.budgetRefused.Store(true)
+		return nil, errBudgetSpent
+	case t.req.Class == Idempotent && t.seesConns:
+		return nil, errResendOverHTTP1
 	}
 	return t.newBody(), nil
 }
+
+// What rewind answers net/http when it refuses a resend.
+var (
+	errResentOnce      = errors.New("no answer, and net/http's own resend was refused: net/http already sent it again once")
+	errMayHaveArrived  = errors.New("no answer, and net/http's own resend was refused: a record-creating request may have reached the server")
+	errBudgetSpent     = errors.New("no answer, and net/http's own resend was refused: the retry budget is spent")
+	errResendOverHTTP1 = errors.New("no answer: the request is sent again over HTTP/1.1") // by the try (see deliver)
+)
 
 // tryKey is the context key of a request's try (see guardedPool).
 type tryKey struct{}
