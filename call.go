@@ -32,6 +32,9 @@ func (c *Client) Do(ctx context.Context, method, path string, auth Auth, in, out
 	if err != nil {
 		return nil, err
 	}
+	if typed, ok := out.(interface{ setResponse(Response) }); ok { // a result type of the SDK's, as the typed methods fill it
+		typed.setResponse(res)
+	}
 	return &res, nil
 }
 
@@ -47,9 +50,6 @@ type endpoint struct {
 
 // validator is implemented by request types with local checks.
 type validator interface{ validate() error }
-
-// responseHolder is implemented by every result type through its embedded Response.
-type responseHolder interface{ setResponse(Response) }
 
 // call is the single path of every endpoint: apply the call's options, validate,
 // authorize, send, map errors, decode, with the Client's observers around it all.
@@ -101,11 +101,7 @@ func (c *Client) exchange(ctx context.Context, ep endpoint, in, out any) (Respon
 	if err := callError(ep, res, err); err != nil {
 		return Response{}, res.Attempts, err
 	}
-	resp := Response{StatusCode: res.StatusCode, Header: res.Header, Raw: res.Body}
-	if h, ok := out.(responseHolder); ok {
-		h.setResponse(resp)
-	}
-	return resp, res.Attempts, nil
+	return Response{StatusCode: res.StatusCode, Header: res.Header, Raw: res.Body}, res.Attempts, nil
 }
 
 // decodeAnswer is how the pipeline decodes a 2xx body into a call's out: in one pass

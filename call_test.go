@@ -14,6 +14,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/partnerinsure/insurance-go"
+	"github.com/partnerinsure/insurance-go/insurancetest"
 	"github.com/partnerinsure/insurance-go/internal/wiretest"
 )
 
@@ -322,4 +323,18 @@ func TestOptionsAreSafeToShareAcrossCalls(t *testing.T) {
 		})
 	}
 	wg.Wait()
+}
+
+// A result type of the SDK's given to Do as out gets its Response, as from the typed
+// method.
+func TestDoFillsTheResponseOfATypedResult(t *testing.T) {
+	srv := insurancetest.NewServer()
+	defer srv.Close()
+	c, err := insurance.NewClient(srv.URL, insurance.WithCredentials(srv.ClientID, srv.ClientSecret))
+	require.NoError(t, err)
+	var policy insurance.Policy
+	res, err := c.Do(context.Background(), http.MethodGet, "/v1/products", insurance.AuthBasic, nil, &policy)
+	require.NoError(t, err)
+	assert.Equal(t, http.StatusOK, policy.StatusCode)
+	assert.Equal(t, res.Raw, policy.Raw)
 }

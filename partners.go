@@ -118,6 +118,7 @@ type Partner struct {
 // also matches ErrOutcomeUnknown.
 func (c *Client) OnboardPartner(ctx context.Context, req *OnboardPartnerRequest, opts ...Option) (*Partner, error) {
 	out := new(Partner)
-	_, err := c.call(ctx, endpointOnboardPartner, req, out, opts)
+	var err error
+	out.Response, err = c.call(ctx, endpointOnboardPartner, req, out, opts)
 	return result(out, err)
 }

@@ -1,16 +1,17 @@
 // Package pipeline is the one path every SDK call takes to the wire and back.
 //
 // Out: Send (send.go) loops over tries. A try (try.go) builds its request, whose
-// context is the try itself, for one of three lanes (transport.go): idempotent calls
-// ride the caller's transport (its first burst over TLS through a gate: conngate.go);
-// record-creating ones an HTTP/1.1-only copy that asks "Expect: 100-continue" and
-// holds the body back (expect.go says when); a retry after a failed connection, a
-// connection of its own. A try sends its request twice at most: net/http resends it
-// once, or the try sends an idempotent one again itself over HTTP/1.1. Each request
-// sent is an attempt.
+// context is the try itself, and sends it on one of the Pipeline's three lanes
+// (their pools: transport.go): idempotent calls ride the caller's transport (its
+// first burst over TLS through a gate: conngate.go); record-creating ones an
+// HTTP/1.1-only copy that asks "Expect: 100-continue" and holds the body back
+// (expect.go says when); a retry after a failed connection, a connection of its own.
+// A try sends its request twice at most: net/http resends it once, or the try sends
+// an idempotent one again itself over HTTP/1.1. Each request sent is an attempt.
 //
-// On the wire, net/http reports to the try through callbacks, all in wire.go: they
-// alone write the try's evidence.
+// On the wire, net/http reports to the try through callbacks, all in wire.go but the
+// gate's: they alone write the try's evidence. GetBody answers there whether net/http
+// may send the request again.
 //
 // Back: the try reads the answer (response.go). judge (verdict.go) decides from the
 // evidence and the answer whether the request may have reached the server, may go

@@ -28,7 +28,7 @@ func (p *Pipeline) Send(ctx context.Context, r *Request) (Answer, error) {
 	}
 	var (
 		call    Answer  // what the tries came to
-		t       *try    // the last try; nil when the call ended after it
+		t       *try    // the last try; nil when the call ended outside one (building it, waiting)
 		v       verdict // the last try's: it picks the next one's lane and Expect
 		refused *Answer // the last non-2xx answer
 		err     error   // why the call failed

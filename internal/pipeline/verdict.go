@@ -21,7 +21,8 @@ type verdict struct {
 	why             string // where the request got, in words; "" for a success
 }
 
-// judge decides what try t means, and is the one place that does: from what net/http
+// judge decides what a finished try t means, and is the one place that does (while
+// the try is on the wire, rewind answers net/http's own resends): from what net/http
 // reported of it (its evidence), what came back, and timedOut (the attempt timeout,
 // not the call's context, ended it). It is the retry table: an idempotent request
 // goes again after a failure that may pass (429, 502, 503, 504, a broken connection,
