@@ -143,66 +143,61 @@ func sentinelOf(status int) error {
 }
 
 // callError maps how the pipeline ended a call to its public error: nil for a 2xx
-// answer, an *APIError for another answer, a *RequestError when none was usable
-// (err: then res holds a 2xx whose body failed, or the non-2xx answer before the
-// context ended, if any).
+// answer, an *APIError for another answer, and a *RequestError when none was usable
+// (err), which holds a 2xx whose body failed, or as LastAnswer the non-2xx answer
+// the call had when its context ended.
 func callError(ep endpoint, res pipeline.Answer, err error) error {
 	success := res.StatusCode >= 200 && res.StatusCode <= 299
-	switch {
-	case err == nil && success:
+	if err == nil && success {
 		return nil
-	case err == nil:
-		return newAPIError(ep, res)
+	}
+	var answer *APIError // a non-2xx answer
+	if !success && res.StatusCode != 0 {
+		answer = &APIError{
+			StatusCode:     res.StatusCode,
+			RequestID:      res.Header.Get("X-Request-Id"),
+			Method:         ep.method,
+			Path:           ep.path,
+			Header:         res.Header,
+			Body:           res.Body,
+			Attempts:       res.Attempts,
+			BudgetRefused:  res.BudgetRefused,
+			OutcomeUnknown: ep.class == pipeline.CreatesRecord && res.StatusCode >= 500 && res.MayHaveArrived,
+		}
+		answer.RetryAfter, _ = pipeline.ParseRetryAfter(res.Header.Get("Retry-After"), time.Now())
+		// The events error body; other endpoints' error bodies are not shown by the
+		// interface, so "error" may also be an object with code and message.
+		var body struct {
+			Error     json.RawMessage `json:"error"`
+			ErrorCode string          `json:"error_code"`
+			Message   string          `json:"message"`
+			Reason    string          `json:"reason"`
+		}
+		if json.Unmarshal(res.Body, &body) == nil {
+			answer.Code, answer.Message, answer.Reason = body.ErrorCode, body.Message, body.Reason
+			var nested struct{ Type, Code, Message string }
+			if json.Unmarshal(body.Error, &answer.Type) != nil && json.Unmarshal(body.Error, &nested) == nil {
+				answer.Type = nested.Type
+				answer.Code = cmp.Or(answer.Code, nested.Code)
+				answer.Message = cmp.Or(answer.Message, nested.Message)
+			}
+		}
+		answer.Message = cmp.Or(answer.Message, http.StatusText(res.StatusCode))
+	}
+	if err == nil {
+		return answer
 	}
 	e := &RequestError{
 		Method: ep.method, Path: ep.path, Attempts: res.Attempts, Why: res.Why,
 		OutcomeUnknown: ep.class == pipeline.CreatesRecord && res.MayHaveArrived,
-		BudgetRefused:  res.BudgetRefused, Err: err,
+		BudgetRefused:  res.BudgetRefused, LastAnswer: answer, Err: err,
 	}
-	switch {
-	case success:
+	if success { // its body failed
 		e.StatusCode, e.Header, e.Body = res.StatusCode, res.Header, res.Body
-	case res.StatusCode != 0:
-		e.LastAnswer = newAPIError(ep, res)
 	}
 	if errors.Is(err, pipeline.ErrResponseTooLarge) {
 		e.Err = ErrResponseTooLarge
 	}
-	return e
-}
-
-// newAPIError is the APIError of a non-2xx answer to a call.
-func newAPIError(ep endpoint, res pipeline.Answer) *APIError {
-	e := &APIError{
-		StatusCode:     res.StatusCode,
-		RequestID:      res.Header.Get("X-Request-Id"),
-		Method:         ep.method,
-		Path:           ep.path,
-		Header:         res.Header,
-		Body:           res.Body,
-		Attempts:       res.Attempts,
-		BudgetRefused:  res.BudgetRefused,
-		OutcomeUnknown: ep.class == pipeline.CreatesRecord && res.StatusCode >= 500 && res.MayHaveArrived,
-	}
-	e.RetryAfter, _ = pipeline.ParseRetryAfter(res.Header.Get("Retry-After"), time.Now())
-	// The events error body; other endpoints' error bodies are not shown by the
-	// interface, so "error" may also be an object with code and message.
-	var body struct {
-		Error     json.RawMessage `json:"error"`
-		ErrorCode string          `json:"error_code"`
-		Message   string          `json:"message"`
-		Reason    string          `json:"reason"`
-	}
-	if json.Unmarshal(res.Body, &body) == nil {
-		e.Code, e.Message, e.Reason = body.ErrorCode, body.Message, body.Reason
-		var nested struct{ Type, Code, Message string }
-		if json.Unmarshal(body.Error, &e.Type) != nil && json.Unmarshal(body.Error, &nested) == nil {
-			e.Type = nested.Type
-			e.Code = cmp.Or(e.Code, nested.Code)
-			e.Message = cmp.Or(e.Message, nested.Message)
-		}
-	}
-	e.Message = cmp.Or(e.Message, http.StatusText(res.StatusCode))
 	return e
 }
 
