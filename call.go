@@ -53,55 +53,48 @@ type validator interface{ validate() error }
 
 // call is the single path of every endpoint: apply the call's options, validate,
 // authorize, send, map errors, decode, with the Client's observers around it all.
-func (c *Client) call(ctx context.Context, ep endpoint, in, out any, opts []Option) (Response, error) {
+func (c *Client) call(ctx context.Context, ep endpoint, in, out any, opts []Option) (resp Response, err error) {
 	if err := c.check(); err != nil {
 		return Response{}, err
 	}
 	if ctx == nil {
 		return Response{}, &ValidationError{Field: "ctx", Problem: "is nil"}
 	}
-	c, err := c.forCall(opts)
-	if err != nil {
+	if c, err = c.forCall(opts); err != nil {
 		return Response{}, err
 	}
-	observers := c.settings.observers
-	if len(observers) == 0 {
-		res, _, err := c.exchange(ctx, ep, in, out)
-		return res, err
-	}
-	info := c.callInfo(ep)
-	for _, o := range observers {
-		if observed := o.StartCall(ctx, info); observed != nil {
-			ctx = observed
+	var res pipeline.Answer
+	if observers := c.settings.observers; len(observers) > 0 {
+		info := c.callInfo(ep)
+		for _, o := range observers {
+			if observed := o.StartCall(ctx, info); observed != nil {
+				ctx = observed
+			}
 		}
+		defer func() {
+			result := resultOf(resp, res.Attempts, err)
+			for i := len(observers) - 1; i >= 0; i-- {
+				observers[i].EndCall(ctx, info, result)
+			}
+		}()
 	}
-	res, attempts, err := c.exchange(ctx, ep, in, out)
-	result := resultOf(res, attempts, err)
-	for i := len(observers) - 1; i >= 0; i-- {
-		observers[i].EndCall(ctx, info, result)
-	}
-	return res, err
-}
-
-// exchange is call without observers; it also says how many attempts went out.
-func (c *Client) exchange(ctx context.Context, ep endpoint, in, out any) (Response, int, error) {
 	if v, ok := in.(validator); ok {
 		if err := v.validate(); err != nil {
-			return Response{}, 0, err
+			return Response{}, err
 		}
 	}
 	header, value, err := c.settings.credentials.authorize(ep)
 	if err != nil {
-		return Response{}, 0, err
+		return Response{}, err
 	}
-	res, err := c.pipe.Send(ctx, &pipeline.Request{
+	res, err = c.pipe.Send(ctx, &pipeline.Request{
 		Method: ep.method, Path: ep.path, Body: in, Out: out,
 		AuthHeader: header, AuthValue: value, Class: ep.class, NeedsBody: ep.needsBody,
 	})
 	if err := callError(ep, res, err); err != nil {
-		return Response{}, res.Attempts, err
+		return Response{}, err
 	}
-	return Response{StatusCode: res.StatusCode, Header: res.Header, Raw: res.Body}, res.Attempts, nil
+	return Response{StatusCode: res.StatusCode, Header: res.Header, Raw: res.Body}, nil
 }
 
 // decodeAnswer is how the pipeline decodes a 2xx body into a call's out: in one pass

@@ -40,11 +40,15 @@ func judge(t *try, timedOut bool) (v verdict) {
 		status = t.answer.StatusCode
 	}
 	// A failure trying again cannot cure: marked so where the SDK made it, a
-	// certificate that does not verify, a server that does not speak TLS.
-	var marked permanentError
-	var certErr *tls.CertificateVerificationError
-	var recordErr tls.RecordHeaderError
-	incurable := errors.As(t.err, &marked) || errors.As(t.err, &certErr) || errors.As(t.err, &recordErr)
+	// certificate that does not verify, a server that does not speak TLS. (Declared
+	// only for a failure: errors.As's targets live on the heap.)
+	incurable := false
+	if t.err != nil {
+		var marked permanentError
+		var certErr *tls.CertificateVerificationError
+		var recordErr tls.RecordHeaderError
+		incurable = errors.As(t.err, &marked) || errors.As(t.err, &certErr) || errors.As(t.err, &recordErr)
+	}
 	// A final answer the server began before the held-back body went out, unasked,
 	// was decided on the headers alone. One whose first byte net/http never reported
 	// (made up by attempt middleware) proves nothing.
