@@ -13,10 +13,11 @@
 // gate's: they alone write the try's evidence. GetBody answers there whether net/http
 // may send the request again.
 //
-// Back: the try reads the answer (response.go). judge (verdict.go) decides from the
-// evidence and the answer whether the request may have reached the server, may go
-// again, on a fresh connection, whether the server failed Expect, and why, in words.
-// Send ends the call, or waits and tries again within the retry budget (retry.go).
+// Back: deliver (try.go) reads the answer, capped (response.go), and decodes it.
+// judge (verdict.go) decides from the evidence and the answer whether the request may
+// have reached the server, may go again, on a fresh connection, whether the server
+// failed Expect, and why, in words. Send ends the call, or waits and tries again
+// within the retry budget (retry.go).
 package pipeline
 
 import (

@@ -7,27 +7,8 @@ import (
 	"net/http"
 )
 
-// readAnswer reads an answer's body, capped, and closes it. Only a 2xx body that
-// cannot be read in full is an error; a short or capped error body is kept as it is.
-func readAnswer(resp *http.Response) (*Answer, error) {
-	defer resp.Body.Close()
-	answer := &Answer{StatusCode: resp.StatusCode, Header: resp.Header}
-	if hasNoBody(resp) {
-		return answer, nil
-	}
-	if !isSuccess(resp.StatusCode) {
-		answer.Body, _ = readCapped(resp.Body, resp.ContentLength, MaxErrorBody) // kept as it is
-		return answer, nil
-	}
-	if resp.ContentLength > MaxSuccessBody {
-		return answer, errTooLarge // refused without reading it
-	}
-	var err error
-	answer.Body, err = readCapped(resp.Body, resp.ContentLength, MaxSuccessBody)
-	return answer, err
-}
-
-var errTooLarge = permanent(ErrResponseTooLarge) // where it is made
+// errTooLarge is a 2xx body over MaxSuccessBody, marked permanent where it is made.
+var errTooLarge = permanent(ErrResponseTooLarge)
 
 // readCapped reads at most limit bytes; more is ErrResponseTooLarge. A known length
 // is read into one exact allocation. An unknown one (chunked) is read into a pooled

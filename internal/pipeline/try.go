@@ -82,9 +82,11 @@ func (p *Pipeline) newTry(ctx context.Context, r *Request, body []byte, number i
 
 // deliver hands the try's request to its lane (an idempotent one net/http would resend,
 // again to the records lane: see rewind) within the attempt timeout, reads the
-// answer, and decodes a 2xx body into Request.Out. A body cut or not JSON may be a
-// proxy's doing (reloading, Apache's mod_http2 answered 201 with NUL bytes): worth
-// asking again. Any other decoding failure is the answer's own, and permanent.
+// answer's body, capped, and decodes a 2xx body into Request.Out. Only a 2xx body
+// that cannot be read in full is an error; a short or capped error body is kept as
+// it is. A body cut or not JSON may be a proxy's doing (reloading, Apache's mod_http2
+// answered 201 with NUL bytes): worth asking again. Any other decoding failure is the
+// answer's own, and permanent.
 func (p *Pipeline) deliver(t *try, req *http.Request) {
 	if p.cfg.AttemptTimeout > 0 { // the request's context is t: it sees the bound
 		var cancel context.CancelFunc
@@ -107,7 +109,17 @@ func (p *Pipeline) deliver(t *try, req *http.Request) {
 	if t.err = err; err != nil {
 		return
 	}
-	t.answer, t.err = readAnswer(resp)
+	defer resp.Body.Close()
+	t.answer = &Answer{StatusCode: resp.StatusCode, Header: resp.Header}
+	switch {
+	case hasNoBody(resp):
+	case !isSuccess(resp.StatusCode):
+		t.answer.Body, _ = readCapped(resp.Body, resp.ContentLength, MaxErrorBody) // kept as it is
+	case resp.ContentLength > MaxSuccessBody:
+		t.err = errTooLarge // refused unread
+	default:
+		t.answer.Body, t.err = readCapped(resp.Body, resp.ContentLength, MaxSuccessBody)
+	}
 	if t.err == nil && t.req.Out != nil && isSuccess(t.answer.StatusCode) {
 		t.err = p.cfg.Decode(t.answer.Body, t.req.Out)
 		if _, corrupt := errors.AsType[*json.SyntaxError](t.err); t.err != nil && !corrupt {
