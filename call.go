@@ -52,7 +52,8 @@ type endpoint struct {
 type validator interface{ validate() error }
 
 // call is the single path of every endpoint: apply the call's options, validate,
-// authorize, send, map errors, decode, with the Client's observers around it all.
+// authorize, send (the pipeline decodes a 2xx body into out), map errors, with the
+// Client's observers around it all.
 func (c *Client) call(ctx context.Context, ep endpoint, in, out any, opts []Option) (resp Response, err error) {
 	if err := c.check(); err != nil {
 		return Response{}, err

@@ -46,7 +46,7 @@ var (
 	ErrOutcomeUnknown = errors.New("insurance: outcome unknown, check before trying again")
 	// ErrResponseTooLarge reports a 2xx body over 16 MiB: refused unread when its
 	// Content-Length says so, cut at 16 MiB (and kept in RequestError.Body) otherwise.
-	ErrResponseTooLarge = errors.New("insurance: response body exceeds 16 MiB")
+	ErrResponseTooLarge = pipeline.ErrResponseTooLarge
 )
 
 // APIError is a non-2xx answer from the service, whatever its body.
@@ -194,9 +194,6 @@ func callError(ep endpoint, res pipeline.Answer, err error) error {
 	}
 	if success { // its body failed
 		e.StatusCode, e.Header, e.Body = res.StatusCode, res.Header, res.Body
-	}
-	if errors.Is(err, pipeline.ErrResponseTooLarge) {
-		e.Err = ErrResponseTooLarge
 	}
 	return e
 }

@@ -22,7 +22,6 @@ package pipeline
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"log/slog"
 	"net/http"
@@ -45,7 +44,7 @@ const (
 )
 
 // ErrResponseTooLarge reports a 2xx body over MaxSuccessBody.
-var ErrResponseTooLarge = fmt.Errorf("response body exceeds %d MiB", MaxSuccessBody>>20)
+var ErrResponseTooLarge = fmt.Errorf("insurance: response body exceeds %d MiB", MaxSuccessBody>>20)
 
 // Config is one client's way of sending, validated by the caller. (Pools and Budget
 // are apart: derived clients share them.)
@@ -66,7 +65,7 @@ type Config struct {
 	BeforeAttempt func(ctx context.Context, attempt int, header http.Header)
 	// Middleware, when set, wraps each pool's RoundTripper.
 	Middleware func(http.RoundTripper) http.RoundTripper
-	// Decode decodes a 2xx body into a Request's Out.
+	// Decode decodes a 2xx body into a Request's Out; needed when requests carry one.
 	Decode func(body []byte, out any) error
 }
 
@@ -142,9 +141,6 @@ func (p *Pipeline) With(cfg Config) *Pipeline {
 func (p *Pipeline) setConfig(cfg Config) {
 	if cfg.BeforeAttempt == nil {
 		cfg.BeforeAttempt = func(context.Context, int, http.Header) {}
-	}
-	if cfg.Decode == nil {
-		cfg.Decode = json.Unmarshal
 	}
 	p.cfg = cfg
 }

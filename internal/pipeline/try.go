@@ -18,8 +18,9 @@ import (
 // request sent is an attempt; a resend shares the attempt timeout of the request it
 // repeats.
 type try struct {
-	// The call's context, bounded by the attempt timeout while deliver sends. The
-	// try is its request's context too (see Value).
+	// The call's context; from deliver on, bounded by the attempt timeout (ended
+	// once deliver returns, its error tells a timeout). The try is its request's
+	// context too (see Value).
 	context.Context
 	req       Request               // the call's, copied: a pointer would make it escape
 	client    *http.Client          // of the lane it goes out on (see Pools)

@@ -27,8 +27,8 @@ type verdict struct {
 // not the call's context, ended it). It is the retry table: an idempotent request
 // goes again after a failure that may pass (429, 502, 503, 504, a broken connection,
 // a cut or corrupt 2xx body); a record-creating one only when it cannot have been
-// processed (429, nothing sent, and for the typed calls, whose Request.NeedsBody, a
-// 417, 502, 503 or 504 before its body went out).
+// processed (429, nothing sent, a 417 before its body went out, and for the typed
+// calls, whose Request.NeedsBody, a 502, 503 or 504 before it).
 func judge(t *try, timedOut bool) (v verdict) {
 	conns, bodyRead, continued := t.ev.conns.Load(), t.ev.bodyRead.Load(), t.ev.continued.Load()
 	// The connections its requests obtained, or the requests it handed to net/http
