@@ -1,13 +1,14 @@
 // Package pipeline is the one path every SDK call takes to the wire and back.
 //
-// Out: Send (send.go) loops over tries. A try (try.go) builds its request, whose
-// context is the try itself, and sends it on one of the Pipeline's three lanes
-// (their pools: transport.go): idempotent calls ride the caller's transport (its
-// first burst over TLS through a gate: conngate.go); record-creating ones an
-// HTTP/1.1-only copy that asks "Expect: 100-continue" and holds the body back
-// (expect.go says when); a retry after a failed connection, a connection of its own.
-// A try sends its request twice at most: net/http resends it once, or the try sends
-// an idempotent one again itself over HTTP/1.1. Each request sent is an attempt.
+// Out: Send (send.go) loops over tries. newTry (wire.go) builds a try's request,
+// whose context is the try itself, and deliver (try.go) sends it on one of the
+// Pipeline's three lanes (their pools: transport.go): idempotent calls ride the
+// caller's transport (its first burst over TLS through a gate: conngate.go);
+// record-creating ones an HTTP/1.1-only copy that asks "Expect: 100-continue" and
+// holds the body back (expect.go says when); a retry after a failed connection, a
+// connection of its own. A try sends its request twice at most: net/http resends it
+// once, or the try sends an idempotent one again itself over HTTP/1.1. Each request
+// sent is an attempt.
 //
 // On the wire, net/http reports to the try through callbacks, all in wire.go but the
 // gate's: they alone write the try's evidence. GetBody answers there whether net/http

@@ -1,11 +1,9 @@
 package pipeline
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptrace"
@@ -29,7 +27,7 @@ type try struct {
 	budget    *Budget               // asked before net/http resends (see rewind)
 	number    int                   // of the call's first request in this try, from 1
 	sends     atomic.Int32          // requests the try handed to net/http itself
-	trace     httptrace.ClientTrace // its hooks are in wire.go
+	trace     httptrace.ClientTrace // its hooks: see newTry (wire.go)
 	newBody   func() io.ReadCloser  // a fresh copy of the request's body; nil: none
 	ev        evidence              // what net/http reported (wire.go)
 
@@ -37,48 +35,6 @@ type try struct {
 	// *url.Error), or both for a 2xx whose body failed.
 	answer *Answer
 	err    error
-}
-
-// newTry starts the call's next try, whose first request is attempt number, on the
-// lane the last try's verdict calls for, and builds its request, whose GetBody
-// net/http must ask before sending it again.
-func (p *Pipeline) newTry(ctx context.Context, r *Request, body []byte, number int, last verdict) (*try, *http.Request, error) {
-	t := &try{Context: ctx, req: *r, client: p.idempotent, seesConns: p.seesConns, budget: p.budget, number: number}
-	switch {
-	case last.freshConn:
-		t.client = p.ownConn
-	case r.Class == CreatesRecord:
-		t.client = p.records
-	}
-	t.holdsBody = body != nil && r.Class == CreatesRecord && t.seesConns && !last.expectUnwelcome && p.expect.asks()
-	t.watch() // before the trace goes into the context, so that a caller's own hooks compose
-	req, err := http.NewRequestWithContext(httptrace.WithClientTrace(t, &t.trace), r.Method, p.cfg.BaseURL+r.Path, nil)
-	if err != nil {
-		return nil, nil, fmt.Errorf("building request: %w", err)
-	}
-	switch {
-	case body != nil:
-		t.newBody = func() io.ReadCloser { return io.NopCloser(bytes.NewReader(body)) }
-		if t.holdsBody { // the body goes out once the server asks for it
-			req.Header.Set("Expect", "100-continue")
-			t.newBody = func() io.ReadCloser { return heldBody{r: bytes.NewReader(body), read: &t.ev.bodyRead} }
-		}
-		req.Body, req.GetBody, req.ContentLength = t.newBody(), t.rewind, int64(len(body))
-		req.Header.Set("Content-Type", "application/json")
-	case r.Class == Idempotent || !t.seesConns:
-		// An empty body, so that net/http asks GetBody before it sends the request again
-		// (unasked, it sent a GET thousands of times under HTTP/2 resets): see
-		// docs/decisions/bodiless-requests.md. (A bodiless record-creating request
-		// needs none: on the HTTP/1.1 lanes nothing written is resent.)
-		t.newBody = func() io.ReadCloser { return emptyBody{} }
-		req.Body, req.GetBody, req.TransferEncoding = t.newBody(), t.rewind, identity
-	}
-	req.Header.Set("Accept", "application/json")
-	req.Header.Set("User-Agent", p.cfg.UserAgent)
-	if r.AuthHeader != "" {
-		req.Header.Set(r.AuthHeader, r.AuthValue)
-	}
-	return t, req, nil
 }
 
 // deliver hands the try's request to its lane (an idempotent one net/http would resend,

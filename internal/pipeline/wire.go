@@ -2,7 +2,9 @@ package pipeline
 
 import (
 	"bytes"
+	"context"
 	"errors"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptrace"
@@ -10,13 +12,14 @@ import (
 	"sync/atomic"
 )
 
-// Every SDK method or function net/http calls as it sends a try's request is in this
-// file, but the gate's GotConn (conngate.go): trace hooks, request bodies, GetBody,
-// the context's Value, the pools' guard, CheckRedirect. They alone write the try's
-// evidence; judge (verdict.go) reads it once the try is over. GetBody (rewind) also
-// answers, as net/http asks, whether it may send the request again. RoundTrip,
-// GotConn and GetBody run in Do on the caller's goroutine; a held-back body's hooks
-// run on the connection's goroutines, and its first Read may come after Do returned.
+// A try's request and every SDK method or function net/http calls as it sends it are
+// in this file, but the gate's GotConn (conngate.go): newTry builds the request with
+// its trace hooks, body and GetBody; then the context's Value, the pools' guard,
+// CheckRedirect. They alone write the try's evidence; judge (verdict.go) reads it
+// once the try is over. GetBody (rewind) also answers, as net/http asks, whether it
+// may send the request again. RoundTrip, GotConn and GetBody run in Do on the
+// caller's goroutine; a held-back body's hooks run on the connection's goroutines,
+// and its first Read may come after Do returned.
 
 // evidence is what net/http told a try while it sent the request.
 type evidence struct {
@@ -37,29 +40,68 @@ const (
 	answerAfterBody
 )
 
-// watch installs the try's trace hooks: GotConn, and for a body held back until the
-// server asks for it (Expect: 100-continue), what the server says meanwhile.
-func (t *try) watch() {
+// newTry starts the call's next try, whose first request is attempt number, on the
+// lane the last try's verdict calls for, and builds its request with every callback
+// net/http makes into it: the trace hooks, the body, GetBody (which net/http must ask
+// before sending the request again), and the try itself as its context.
+func (p *Pipeline) newTry(ctx context.Context, r *Request, body []byte, number int, last verdict) (*try, *http.Request, error) {
+	t := &try{Context: ctx, req: *r, client: p.idempotent, seesConns: p.seesConns, budget: p.budget, number: number}
+	switch {
+	case last.freshConn:
+		t.client = p.ownConn
+	case r.Class == CreatesRecord:
+		t.client = p.records
+	}
+	t.holdsBody = body != nil && r.Class == CreatesRecord && t.seesConns && !last.expectUnwelcome && p.expect.asks()
+	// What net/http reports: GotConn, and for a body held back until the server asks
+	// for it, what the server says meanwhile. Set before the trace goes into the
+	// context, so that a caller's own hooks compose.
 	t.trace.GotConn = func(httptrace.GotConnInfo) { t.ev.conns.Add(1) } // before anything is written
-	if !t.holdsBody {
-		return
-	}
-	t.trace.Got100Continue = func() { t.ev.continued.Store(true) }
-	t.trace.Got1xxResponse = func(code int, _ textproto.MIMEHeader) error {
-		if code != http.StatusContinue {
-			t.ev.informational.Store(true)
+	if t.holdsBody {
+		t.trace.Got100Continue = func() { t.ev.continued.Store(true) }
+		t.trace.Got1xxResponse = func(code int, _ textproto.MIMEHeader) error {
+			if code != http.StatusContinue {
+				t.ev.informational.Store(true)
+			}
+			return nil
 		}
-		return nil
-	}
-	// net/http also writes the body after a final answer, on a connection it keeps:
-	// too late for the server to have used it.
-	t.trace.GotFirstResponseByte = func() {
-		if t.ev.bodyRead.Load() {
-			t.ev.answerBegan.Store(answerAfterBody)
-		} else {
-			t.ev.answerBegan.Store(answerBeforeBody)
+		// net/http also writes the body after a final answer, on a connection it
+		// keeps: too late for the server to have used it.
+		t.trace.GotFirstResponseByte = func() {
+			if t.ev.bodyRead.Load() {
+				t.ev.answerBegan.Store(answerAfterBody)
+			} else {
+				t.ev.answerBegan.Store(answerBeforeBody)
+			}
 		}
 	}
+	req, err := http.NewRequestWithContext(httptrace.WithClientTrace(t, &t.trace), r.Method, p.cfg.BaseURL+r.Path, nil)
+	if err != nil {
+		return nil, nil, fmt.Errorf("building request: %w", err)
+	}
+	switch {
+	case body != nil:
+		t.newBody = func() io.ReadCloser { return io.NopCloser(bytes.NewReader(body)) }
+		if t.holdsBody { // the body goes out once the server asks for it
+			req.Header.Set("Expect", "100-continue")
+			t.newBody = func() io.ReadCloser { return heldBody{r: bytes.NewReader(body), read: &t.ev.bodyRead} }
+		}
+		req.Body, req.GetBody, req.ContentLength = t.newBody(), t.rewind, int64(len(body))
+		req.Header.Set("Content-Type", "application/json")
+	case r.Class == Idempotent || !t.seesConns:
+		// An empty body, so that net/http asks GetBody before it sends the request again
+		// (unasked, it sent a GET thousands of times under HTTP/2 resets): see
+		// docs/decisions/bodiless-requests.md. (A bodiless record-creating request
+		// needs none: on the HTTP/1.1 lanes nothing written is resent.)
+		t.newBody = func() io.ReadCloser { return emptyBody{} }
+		req.Body, req.GetBody, req.TransferEncoding = t.newBody(), t.rewind, identity
+	}
+	req.Header.Set("Accept", "application/json")
+	req.Header.Set("User-Agent", p.cfg.UserAgent)
+	if r.AuthHeader != "" {
+		req.Header.Set(r.AuthHeader, r.AuthValue)
+	}
+	return t, req, nil
 }
 
 // heldBody is a held-back request body: net/http reads it only to write it.
