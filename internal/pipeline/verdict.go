@@ -54,16 +54,19 @@ func judge(t *try, timedOut bool) (v verdict) {
 	// (made up by attempt middleware) proves nothing.
 	before := t.holdsBody && status != 0 && !continued && !t.ev.informational.Load() &&
 		t.ev.answerBegan.Load() == answerBeforeBody
-	// Expect is unwelcome when the server refused it (417), sat on it until the
-	// attempt timed out, or ignored it: answered after the body went out unasked (but
-	// for a gateway's 502, 503 or 504: a proxy whose upstream is down waits for the
-	// body, then says so).
-	v.expectHonoured = t.holdsBody && continued
-	v.expectUnwelcome = t.holdsBody && !continued && (timedOut && conns > 0 && !bodyRead ||
-		before && status == http.StatusExpectationFailed ||
-		status != 0 && t.ev.answerBegan.Load() == answerAfterBody && !isGatewayFailure(status))
+	// Expect is honoured when the server said "100 Continue", and unwelcome when it
+	// did not and refused it (417), sat on it until the attempt timed out, or ignored
+	// it: answered after the body went out unasked (but for a gateway's 502, 503 or
+	// 504: a proxy whose upstream is down waits for the body, then says so).
+	if t.holdsBody {
+		refused := before && status == http.StatusExpectationFailed
+		satOn := timedOut && conns > 0 && !bodyRead
+		ignored := status != 0 && t.ev.answerBegan.Load() == answerAfterBody && !isGatewayFailure(status)
+		v.expectHonoured = continued
+		v.expectUnwelcome = !continued && (refused || satOn || ignored)
+	}
 
-	v.arrived = true
+	v.arrived = true // unless what follows proves it was not
 	if status == 0 { // the connection, the context or a guard ended the try
 		ended := "the connection closed"
 		switch {
