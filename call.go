@@ -74,8 +74,15 @@ func (c *Client) call(ctx context.Context, ep endpoint, in, out any, opts []Opti
 		}
 		defer func() {
 			result := resultOf(resp, res.Attempts, err)
+			panicked := recover() // in middleware, a hook or a decoder: the observers hear of it, then it goes on
+			if panicked != nil {
+				result = CallResult{Attempts: res.Attempts, Err: fmt.Errorf("insurance: %s %s panicked: %v", ep.method, ep.path, panicked)}
+			}
 			for i := len(observers) - 1; i >= 0; i-- {
 				observers[i].EndCall(ctx, info, result)
+			}
+			if panicked != nil {
+				panic(panicked)
 			}
 		}()
 	}

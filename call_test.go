@@ -332,9 +332,10 @@ func TestDoFillsTheResponseOfATypedResult(t *testing.T) {
 	defer srv.Close()
 	c, err := insurance.NewClient(srv.URL, insurance.WithCredentials(srv.ClientID, srv.ClientSecret))
 	require.NoError(t, err)
-	var policy insurance.Policy
-	res, err := c.Do(context.Background(), http.MethodGet, "/v1/products", insurance.AuthBasic, nil, &policy)
+	var list insurance.ProductList
+	res, err := c.Do(context.Background(), http.MethodGet, "/v1/products", insurance.AuthBasic, nil, &list)
 	require.NoError(t, err)
-	assert.Equal(t, http.StatusOK, policy.StatusCode)
-	assert.Equal(t, res.Raw, policy.Raw)
+	assert.NotEmpty(t, list.Products)
+	assert.Equal(t, http.StatusOK, list.StatusCode)
+	assert.Equal(t, res.Raw, list.Raw)
 }

@@ -46,7 +46,7 @@ var (
 	ErrOutcomeUnknown = errors.New("insurance: outcome unknown, check before trying again")
 	// ErrResponseTooLarge reports a 2xx body over 16 MiB: refused unread when its
 	// Content-Length says so, cut at 16 MiB (and kept in RequestError.Body) otherwise.
-	ErrResponseTooLarge = pipeline.ErrResponseTooLarge
+	ErrResponseTooLarge = errors.New("insurance: response body exceeds 16 MiB")
 )
 
 // APIError is a non-2xx answer from the service, whatever its body.
@@ -151,8 +151,8 @@ func callError(ep endpoint, res pipeline.Answer, err error) error {
 	if err == nil && success {
 		return nil
 	}
-	var answer *APIError // a non-2xx answer
-	if !success && res.StatusCode != 0 {
+	var answer *APIError // a non-2xx answer (whatever status a transport made up)
+	if !success && (err == nil || res.StatusCode != 0) {
 		answer = &APIError{
 			StatusCode:     res.StatusCode,
 			RequestID:      res.Header.Get("X-Request-Id"),
@@ -194,6 +194,9 @@ func callError(ep endpoint, res pipeline.Answer, err error) error {
 	}
 	if success { // its body failed
 		e.StatusCode, e.Header, e.Body = res.StatusCode, res.Header, res.Body
+	}
+	if errors.Is(err, pipeline.ErrResponseTooLarge) {
+		e.Err = ErrResponseTooLarge
 	}
 	return e
 }

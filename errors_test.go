@@ -263,3 +263,21 @@ func TestErrorTextIsSafeToLog(t *testing.T) {
 	assert.Less(t, len(text), 600, "each server string cut to 200 runes")
 	assert.Equal(t, forged, apiErr.Message, "the field keeps what the server sent")
 }
+
+// An answer with no status, as a caller's transport may make up, is an *APIError
+// whose text can be printed: never a nil one in a non-nil error.
+func TestAnAnswerWithoutAStatusIsAnAPIError(t *testing.T) {
+	madeUp := roundTripFunc(func(r *http.Request) (*http.Response, error) {
+		return &http.Response{Header: http.Header{}, Body: http.NoBody, Request: r}, nil
+	})
+	c, err := insurance.NewClient("https://api.example.com", insurance.WithCredentials("id", "secret"),
+		insurance.WithHTTPClient(&http.Client{Transport: madeUp}), insurance.WithMaxRetries(0))
+	require.NoError(t, err)
+
+	_, err = c.ListProducts(context.Background())
+	var apiErr *insurance.APIError
+	require.ErrorAs(t, err, &apiErr)
+	require.NotNil(t, apiErr)
+	assert.Zero(t, apiErr.StatusCode)
+	assert.Contains(t, err.Error(), "insurance: GET /v1/products")
+}

@@ -17,9 +17,11 @@ import (
 //
 // For each call, on the calling goroutine, the Client calls StartCall once before
 // anything else, StartAttempt before each attempt it hands to net/http, and EndCall
-// once when the call returns, however it ends (a call refused locally has 0
-// attempts). Attempts are as RequestError.Attempts counts them: net/http's own
-// resends, made inside net/http, are counted and numbered but not announced.
+// once when the call ends, however it ends (a call refused locally has 0 attempts;
+// one in which attempt middleware, a hook or a decoder panics ends with an error
+// saying so, and the panic goes on). Attempts are as RequestError.Attempts counts
+// them: net/http's own resends, made inside net/http, are counted and numbered but
+// not announced.
 //
 // CallInfo and AttemptInfo never hold a secret, a body, a header value or a query.
 // CallResult.Err is the error the call returns: an *APIError there keeps the

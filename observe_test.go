@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net"
 	"net/http"
+	"strings"
 	"sync"
 	"testing"
 
@@ -166,4 +167,50 @@ func TestObserversNest(t *testing.T) {
 		"inner end /v1/products in span of /v1/products",
 		"outer end /v1/products in span of /v1/products",
 	}, order)
+}
+
+// A panic below a call (here in attempt middleware) reaches the observers as the
+// call's error, and then goes on to the caller as it was.
+func TestObserversHearOfAPanicBelowTheCall(t *testing.T) {
+	ep := wiretest.Endpoints()[3] // PurchaseTuition
+	srv := wiretest.NewScriptedServer(t, ep, wiretest.Status(http.StatusCreated))
+	log := &callLog{name: "log"}
+	panics := func(http.RoundTripper) http.RoundTripper {
+		return roundTripFunc(func(*http.Request) (*http.Response, error) { panic("middleware broke") })
+	}
+	c := wiretest.NewLoopbackClient(t, srv.URL, insurance.WithObserver(log), insurance.WithAttemptMiddleware(panics))
+
+	assert.PanicsWithValue(t, "middleware broke", func() {
+		_, _ = c.PurchaseTuition(context.Background(), wiretest.FullTuitionPurchase())
+	})
+	require.Len(t, log.ends, 1)
+	assert.EqualError(t, log.ends[0].Err, "insurance: POST /v1/purchase/tuition panicked: middleware broke")
+}
+
+// The request the SDK sends again itself over HTTP/1.1 is the next attempt, even
+// when no connection carried the one before: here attempt middleware asks GetBody
+// itself, which the SDK takes for net/http asking to resend (and the call fails).
+func TestTheSDKsOwnResendIsTheNextAttempt(t *testing.T) {
+	ep := wiretest.Endpoints()[0] // ListProducts
+	srv := wiretest.NewScriptedServer(t, ep, wiretest.Status(http.StatusOK))
+	log := &callLog{name: "log"}
+	rewinds := func(next http.RoundTripper) http.RoundTripper {
+		return roundTripFunc(func(r *http.Request) (*http.Response, error) {
+			if _, err := r.GetBody(); err != nil {
+				return nil, err
+			}
+			return next.RoundTrip(r)
+		})
+	}
+	c := wiretest.NewLoopbackClient(t, srv.URL, insurance.WithObserver(log), insurance.WithAttemptMiddleware(rewinds), insurance.WithMaxRetries(0))
+
+	_, err := c.ListProducts(context.Background())
+	require.Error(t, err)
+	var attempts []string
+	for _, e := range log.events {
+		if strings.HasPrefix(e, "attempt") {
+			attempts = append(attempts, e)
+		}
+	}
+	assert.Equal(t, []string{"attempt 1 in span of /v1/products", "attempt 2 in span of /v1/products"}, attempts)
 }

@@ -45,7 +45,7 @@ const (
 )
 
 // ErrResponseTooLarge reports a 2xx body over MaxSuccessBody.
-var ErrResponseTooLarge = fmt.Errorf("insurance: response body exceeds %d MiB", MaxSuccessBody>>20)
+var ErrResponseTooLarge = fmt.Errorf("response body exceeds %d MiB", MaxSuccessBody>>20)
 
 // Config is one client's way of sending, validated by the caller. (Pools and Budget
 // are apart: derived clients share them.)
@@ -88,10 +88,10 @@ type Request struct {
 }
 
 // Answer is what a call came to: its answer (read in full for a 2xx, up to
-// MaxErrorBody else) and what its tries did. Beside an error it is the last try's
-// answer (a 2xx whose body failed), or, when the call's context ended after a non-2xx
-// answer (waiting to retry it, or during the retry), that answer; else none (a zero
-// StatusCode).
+// MaxErrorBody else) and what its tries did. Beside an error, the answer is a 2xx
+// whose body failed, when the call ended on one; or, when the call's context ended
+// after a non-2xx answer (while waiting to retry it, or during the retry), that
+// answer; else none (a zero StatusCode).
 type Answer struct {
 	StatusCode     int
 	Header         http.Header

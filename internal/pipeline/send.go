@@ -53,6 +53,7 @@ func (p *Pipeline) Send(ctx context.Context, r *Request) (Answer, error) {
 
 		if t.err == nil && isSuccess(t.answer.StatusCode) {
 			p.budget.Return(retries > 0) // what its last retry took, or one
+			err = nil                    // the call succeeded
 			break
 		}
 		if t.answer != nil && !isSuccess(t.answer.StatusCode) {
@@ -79,7 +80,7 @@ func (p *Pipeline) Send(ctx context.Context, r *Request) (Answer, error) {
 			if t.err != nil {
 				err = fmt.Errorf("%w while waiting to retry after: %v", err, t.err)
 			}
-			t = nil
+			t = nil // the call ends waiting, on no try's answer
 			break
 		}
 	}

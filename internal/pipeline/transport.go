@@ -40,13 +40,11 @@ func NewTransport() *http.Transport {
 // A transport other than an *http.Transport cannot be copied and does not report its
 // connections: every lane rides it as it is, a record-creating request is never
 // resent below the SDK, and nothing but a dial error proves a request unsent.
-//
-// A try goes out on one of three lanes: idempotent, records, or ownConn, a new
-// connection for a retry after a failed one (verdict.freshConn).
 type Pools struct {
+	// The three lanes a try goes out on.
 	idempotent http.RoundTripper // Class Idempotent
 	records    http.RoundTripper // Class CreatesRecord, and what a try sends again itself
-	ownConn    http.RoundTripper // records, but a new connection per request
+	ownConn    http.RoundTripper // records, a new connection per request: a retry after a failed one
 	// seesConns: the pools are *http.Transports, which report the connections a
 	// request gets (records being the SDK's HTTP/1.1 copy).
 	seesConns bool

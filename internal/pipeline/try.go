@@ -56,7 +56,7 @@ func (p *Pipeline) deliver(t *try, req *http.Request) {
 	if errors.Is(err, errResendOverHTTP1) {
 		again := req.Clone(req.Context()) // the try's context: its trace counts the send
 		again.Body = t.newBody()
-		p.cfg.BeforeAttempt(t.Context, t.number+int(t.ev.conns.Load()), again.Header) // each connection carried an attempt
+		p.cfg.BeforeAttempt(t.Context, t.number+max(1, int(t.ev.conns.Load())), again.Header) // after those sent so far
 		t.sends.Store(2)
 		resp, err = p.records.Do(again)
 	}

@@ -12,14 +12,14 @@ import (
 	"sync/atomic"
 )
 
-// A try's request and every SDK method or function net/http calls as it sends it are
-// in this file, but the gate's GotConn (conngate.go): newTry builds the request with
-// its trace hooks, body and GetBody; then the context's Value, the pools' guard,
-// CheckRedirect. They alone write the try's evidence; judge (verdict.go) reads it
-// once the try is over. GetBody (rewind) also answers, as net/http asks, whether it
-// may send the request again. RoundTrip, GotConn and GetBody run in Do on the
-// caller's goroutine; a held-back body's hooks run on the connection's goroutines,
-// and its first Read may come after Do returned.
+// What net/http calls as it sends a try's request is all in this file (but the
+// gate's GotConn, conngate.go): newTry builds the request with its trace hooks, its
+// body and GetBody (rewind); the try is the request's context (Value); the pools'
+// guard; CheckRedirect. These callbacks alone write the try's evidence, which judge
+// (verdict.go) reads once the try is over; rewind also answers, as net/http asks,
+// whether it may send the request again. RoundTrip, GotConn and GetBody run in Do on
+// the caller's goroutine; a held-back body's hooks run on the connection's
+// goroutines, and its first Read may come after Do returned.
 
 // evidence is what net/http told a try while it sent the request.
 type evidence struct {
