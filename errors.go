@@ -151,8 +151,11 @@ func callError(ep endpoint, res pipeline.Answer, err error) error {
 	if err == nil && success {
 		return nil
 	}
-	var answer *APIError // a non-2xx answer (whatever status a transport made up)
-	if !success && (err == nil || res.StatusCode != 0) {
+	// Beside an error, an answer is kept only when there was one; without one, any
+	// status counts, even 0 from a transport that made the answer up.
+	answered := err == nil || res.StatusCode != 0
+	var answer *APIError // the non-2xx answer
+	if answered && !success {
 		answer = &APIError{
 			StatusCode:     res.StatusCode,
 			RequestID:      res.Header.Get("X-Request-Id"),
