@@ -151,8 +151,8 @@ func callError(ep endpoint, res pipeline.Answer, err error) error {
 	if err == nil && success {
 		return nil
 	}
-	// Beside an error, an answer is kept only when there was one; without one, any
-	// status counts, even 0 from a transport that made the answer up.
+	// Without an error there is an answer, whatever its status (even 0, from a
+	// transport that made it up); beside an error, only when one was kept.
 	answered := err == nil || res.StatusCode != 0
 	var answer *APIError // the non-2xx answer
 	if answered && !success {
