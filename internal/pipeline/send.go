@@ -45,7 +45,9 @@ func (p *Pipeline) Send(ctx context.Context, r *Request) (Answer, error) {
 		timedOut := t.err != nil && ctx.Err() == nil && errors.Is(t.err, context.DeadlineExceeded)
 		v = judge(t, timedOut)
 		p.expect.observe(v)
-		p.log(ctx, t, v, start)
+		if p.cfg.Logger != nil && p.cfg.Logger.Enabled(ctx, slog.LevelDebug) {
+			p.log(ctx, t, v, start)
+		}
 		call.Attempts += v.attempts
 		call.MayHaveArrived = call.MayHaveArrived || v.arrived
 		call.BudgetRefused = call.BudgetRefused || t.ev.budgetRefused.Load()
@@ -112,13 +114,10 @@ func sleep(ctx context.Context, d time.Duration) error {
 	}
 }
 
-// log writes a debug line for each request of try t (begun at start): method, path,
-// attempt, latency and outcome, never a header, a body or a query; why, unless it
-// succeeded.
+// log writes a debug line for each request of try t (begun at start) to the Logger,
+// which Send has found logs them: method, path, attempt, latency and outcome, never a
+// header, a body or a query; why, unless it succeeded.
 func (p *Pipeline) log(ctx context.Context, t *try, v verdict, start time.Time) {
-	if p.cfg.Logger == nil || !p.cfg.Logger.Enabled(ctx, slog.LevelDebug) {
-		return
-	}
 	last := t.number + v.attempts - 1
 	for n := t.number; n <= last; n++ {
 		attrs := []slog.Attr{slog.String("method", t.req.Method), slog.String("path", t.req.Path),
