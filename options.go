@@ -332,9 +332,11 @@ func WithRetryBudget(capacity, cost int) Option {
 // unsent, with an error saying so: without it the SDK could not tell a purchase that
 // was sent from one that was not. wrap must not send a request again by itself
 // (retrying is the SDK's): a second send of an attempt's request is refused, as the
-// first may have been processed. An Idempotency-Key or X-Idempotency-Key header is
-// removed from requests on the HTTP/1.1 pools: with one, net/http would resend a
-// purchase after writing it.
+// first may have been processed. Nor may it read the request's body or call its
+// GetBody: the SDK learns from them whether a purchase's body went out and whether
+// net/http asks to send a request again (a GET whose GetBody wrap calls fails). An
+// Idempotency-Key or X-Idempotency-Key header is removed from requests on the
+// HTTP/1.1 pools: with one, net/http would resend a purchase after writing it.
 func WithAttemptMiddleware(wrap func(http.RoundTripper) http.RoundTripper) Option {
 	return func(s *settings) error {
 		if err := s.clientOnly("WithAttemptMiddleware"); err != nil {
