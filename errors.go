@@ -63,11 +63,12 @@ type APIError struct {
 	Body       []byte // raw body, capped at 64 KiB
 	Attempts   int    // how many attempts the call made (see RequestError.Attempts)
 	// RetryAfter is the answer's Retry-After (delay-seconds or an HTTP date) as the
-	// server sent it, uncapped; 0 when absent. A 429 or 503 whose Retry-After would
-	// end after the context's deadline is returned at once, with RetryAfter set.
+	// server sent it, uncapped; 0 when absent. The SDK waits it out capped (see
+	// WithMaxRetryAfter): a 429 or 503 whose capped wait would end after the context's
+	// deadline is returned at once, with RetryAfter set.
 	RetryAfter time.Duration
-	// BudgetRefused is true when the retry table allowed a retry of this answer but
-	// the Client's retry budget refused it (see WithRetryBudget).
+	// BudgetRefused is true when the Client's retry budget refused a retry the retry
+	// table allowed, or net/http's own resend, during the call (see WithRetryBudget).
 	BudgetRefused bool
 	// OutcomeUnknown is true for a 5xx answer to a record-creating call whose request
 	// may have reached the server: the error then also matches ErrOutcomeUnknown. A
@@ -232,8 +233,8 @@ type RequestError struct {
 	// and err matches its sentinel (ErrServer, ErrRateLimited, ...) as well as the
 	// context's error.
 	LastAnswer *APIError
-	// BudgetRefused is true when a retry the retry table allowed was refused by the
-	// Client's retry budget (see WithRetryBudget).
+	// BudgetRefused is true when the Client's retry budget refused a retry the retry
+	// table allowed, or net/http's own resend, during the call (see WithRetryBudget).
 	BudgetRefused bool
 	// Why says, in one sentence, where the last request got, from what the SDK saw:
 	// "the body went out and the connection closed before an answer", "nothing could
@@ -248,7 +249,7 @@ type RequestError struct {
 const budgetRefusedText = " (not retried: the client's retry budget is spent)"
 
 // Error names method, path, attempts and cause, its control characters escaped and
-// its text cut to 400 runes (a cause may quote what the server sent).
+// the cause cut to 400 runes (it may quote what the server sent).
 func (e *RequestError) Error() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "insurance: %s %s", e.Method, e.Path)

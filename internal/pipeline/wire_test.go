@@ -16,7 +16,7 @@ import (
 )
 
 // A bodiless request carries an empty body so that net/http asks before resending it
-// (see newRequest), but over HTTP/1.1 it goes out as one without: no Content-Length,
+// (see newTry), but over HTTP/1.1 it goes out as one without: no Content-Length,
 // no Transfer-Encoding, and nothing after its head, on a new connection and on a
 // reused one.
 func TestABodilessRequestGoesOutWithoutABody(t *testing.T) {
