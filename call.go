@@ -32,9 +32,6 @@ func (c *Client) Do(ctx context.Context, method, path string, auth Auth, in, out
 	if err != nil {
 		return nil, err
 	}
-	if typed, ok := out.(interface{ setResponse(Response) }); ok { // a result type of the SDK's, as the typed methods fill it
-		typed.setResponse(res)
-	}
 	return &res, nil
 }
 
@@ -52,8 +49,8 @@ type endpoint struct {
 type validator interface{ validate() error }
 
 // call is the single path of every endpoint: apply the call's options, validate,
-// authorize, send (the pipeline decodes a 2xx body into out), map errors, with the
-// Client's observers around it all.
+// authorize, send (the pipeline decodes a 2xx body into out), map errors, and give
+// a result type of the SDK's its Response, with the Client's observers around it all.
 func (c *Client) call(ctx context.Context, ep endpoint, in, out any, opts []Option) (resp Response, err error) {
 	if err := c.check(); err != nil {
 		return Response{}, err
@@ -102,7 +99,11 @@ func (c *Client) call(ctx context.Context, ep endpoint, in, out any, opts []Opti
 	if err := callError(ep, res, err); err != nil {
 		return Response{}, err
 	}
-	return Response{StatusCode: res.StatusCode, Header: res.Header, Raw: res.Body}, nil
+	resp = Response{StatusCode: res.StatusCode, Header: res.Header, Raw: res.Body}
+	if result, ok := out.(interface{ setResponse(Response) }); ok { // a result type of the SDK's, given to a typed method or Do
+		result.setResponse(resp)
+	}
+	return resp, nil
 }
 
 // decodeAnswer is how the pipeline decodes a 2xx body into a call's out: in one pass

@@ -75,7 +75,6 @@ type RoomBlockProtection struct {
 // sent twice once it may have reached the server.
 func (c *Client) CreateEvent(ctx context.Context, req *CreateEventRequest, opts ...Option) (*Event, error) {
 	out := new(Event)
-	var err error
-	out.Response, err = c.call(ctx, endpointCreateEvent, req, out, opts)
+	_, err := c.call(ctx, endpointCreateEvent, req, out, opts)
 	return result(out, err)
 }

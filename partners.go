@@ -118,7 +118,6 @@ type Partner struct {
 // also matches ErrOutcomeUnknown.
 func (c *Client) OnboardPartner(ctx context.Context, req *OnboardPartnerRequest, opts ...Option) (*Partner, error) {
 	out := new(Partner)
-	var err error
-	out.Response, err = c.call(ctx, endpointOnboardPartner, req, out, opts)
+	_, err := c.call(ctx, endpointOnboardPartner, req, out, opts)
 	return result(out, err)
 }

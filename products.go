@@ -67,7 +67,6 @@ func decodeList[T any](b []byte, out *[]T) error {
 // ListProducts lists the products the partner can sell (GET /v1/products, Basic auth).
 func (c *Client) ListProducts(ctx context.Context, opts ...Option) (*ProductList, error) {
 	out := new(ProductList)
-	var err error
-	out.Response, err = c.call(ctx, endpointListProducts, nil, out, opts)
+	_, err := c.call(ctx, endpointListProducts, nil, out, opts)
 	return result(out, err)
 }

@@ -91,8 +91,7 @@ func (p *Policy) decodeBody(b []byte) error {
 // have reached the server: a failure then also matches ErrOutcomeUnknown.
 func (c *Client) PurchaseTuition(ctx context.Context, req *TuitionPurchaseRequest, opts ...Option) (*Policy, error) {
 	out := new(Policy)
-	var err error
-	out.Response, err = c.call(ctx, endpointPurchaseTuition, req, out, opts)
+	_, err := c.call(ctx, endpointPurchaseTuition, req, out, opts)
 	return result(out, err)
 }
 
@@ -104,8 +103,7 @@ func (c *Client) PurchaseGapMedical(ctx context.Context, customerSecret string, 
 	ep := endpointPurchaseGapMedical
 	ep.auth = AuthBearer(customerSecret)
 	out := new(Policy)
-	var err error
-	out.Response, err = c.call(ctx, ep, req, out, opts)
+	_, err := c.call(ctx, ep, req, out, opts)
 	return result(out, err)
 }
 
@@ -136,8 +134,7 @@ func (r *customerSecretRequest) validate() error { return required("email_addres
 // secret, to the browser; it buys only for this email address.
 func (c *Client) CreateCustomerSecret(ctx context.Context, emailAddress string, opts ...Option) (*CustomerSecret, error) {
 	s := new(CustomerSecret)
-	var err error
-	if s.Response, err = c.call(ctx, endpointCreateCustomerSecret, &customerSecretRequest{EmailAddress: emailAddress}, s, opts); err != nil {
+	if _, err := c.call(ctx, endpointCreateCustomerSecret, &customerSecretRequest{EmailAddress: emailAddress}, s, opts); err != nil {
 		return nil, err
 	}
 	if s.EmailAddress == "" {

@@ -189,8 +189,7 @@ func (c *Client) QuoteGapMedical(ctx context.Context, req *GapMedicalQuoteReques
 
 func quote(ctx context.Context, c *Client, ep endpoint, req any, opts []Option) (*Quote, error) {
 	q := new(Quote)
-	var err error
-	if q.Response, err = c.call(ctx, ep, req, q, opts); err != nil {
+	if _, err := c.call(ctx, ep, req, q, opts); err != nil {
 		return nil, err
 	}
 	q.Created = q.StatusCode == http.StatusCreated

@@ -28,5 +28,5 @@ func (r *Response) Decode(v any) error {
 // RequestID returns the X-Request-Id header of the answer, if any.
 func (r *Response) RequestID() string { return r.Header.Get("X-Request-Id") }
 
-// setResponse lets Do fill a result type given as its out, as the typed methods do.
+// setResponse gives a result type, through its embedded Response, what call answered.
 func (r *Response) setResponse(resp Response) { *r = resp }
